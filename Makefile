@@ -1,0 +1,43 @@
+# Two entry points: `make run` (install, then play on SQLite) and `make test`
+# (install everything the tests need, then run the whole suite).
+VENV := .venv
+PY := $(VENV)/bin/python
+PYTHON ?= python3
+
+.PHONY: run test setup setup-dev system-deps lint
+
+run: setup
+	$(VENV)/bin/canfield serve --host 127.0.0.1 --port 8000
+
+test: setup-dev system-deps
+	$(VENV)/bin/ruff check app tests bench migrations
+	$(VENV)/bin/mypy
+	$(PY) -m pytest
+
+lint: setup-dev
+	$(VENV)/bin/ruff check app tests bench migrations
+	$(VENV)/bin/mypy
+
+setup: $(VENV)/.runtime static/vendor/htmx.min.js
+
+setup-dev: setup $(VENV)/.dev
+
+$(VENV)/.runtime: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.runtime pyproject.toml
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+static/vendor/htmx.min.js: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	mkdir -p static/vendor
+	cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js
+
+# Debian's Chromium (browser tests) and PostgreSQL (store tests); root installs them.
+system-deps:
+	@command -v chromium >/dev/null || { apt-get update -q && apt-get install -y -q chromium; }
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { apt-get update -q && apt-get install -y -q postgresql; }

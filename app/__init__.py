@@ -1,0 +1,1 @@
+"""Canfield: solitaire in the browser with the game held on the server."""

@@ -1,0 +1,64 @@
+"""The Canfield rules engine: pure Python, no web, database or template code.
+
+>>> from app.engine import Game, DealCode
+>>> game = Game(DealCode.parse("CF1-D3-AAAAACL"))
+>>> game.position.start_rank  # the base card is the two of clubs
+1
+"""
+
+from app.engine.cards import RANKS, SUITS, Card, fits_on, next_rank, parse_rank
+from app.engine.codes import DealCode, check_deck, deck_for_number
+from app.engine.errors import (
+    EngineError,
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidCodeError,
+    InvalidDeckError,
+    InvalidMoveError,
+    InvalidRulesError,
+)
+from app.engine.game import UNDO, Game
+from app.engine.moves import DRAW, FOUNDATION, Move
+from app.engine.position import Position, apply_move, check_move, legal_moves, pile_name
+from app.engine.rules import PRESETS, Rules
+from app.engine.scoring import SCORING_SYSTEMS, AppScoring, Scoring, SkillScoring
+from app.engine.summary import summary
+from app.engine.tap import is_safe_for_foundation, resolve_tap
+
+__all__ = [
+    "DRAW",
+    "FOUNDATION",
+    "PRESETS",
+    "RANKS",
+    "SCORING_SYSTEMS",
+    "SUITS",
+    "UNDO",
+    "AppScoring",
+    "Card",
+    "DealCode",
+    "EngineError",
+    "Game",
+    "IllegalMoveError",
+    "InvalidCardError",
+    "InvalidCodeError",
+    "InvalidDeckError",
+    "InvalidMoveError",
+    "InvalidRulesError",
+    "Move",
+    "Position",
+    "Rules",
+    "Scoring",
+    "SkillScoring",
+    "apply_move",
+    "check_deck",
+    "check_move",
+    "deck_for_number",
+    "fits_on",
+    "is_safe_for_foundation",
+    "legal_moves",
+    "next_rank",
+    "parse_rank",
+    "pile_name",
+    "resolve_tap",
+    "summary",
+]

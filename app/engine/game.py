@@ -1,0 +1,134 @@
+"""A game: a position plus its history, score, moves count and undo (SPEC §5)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+from app.engine.cards import Card
+from app.engine.codes import DealCode
+from app.engine.errors import IllegalMoveError, InvalidMoveError
+from app.engine.moves import Move
+from app.engine.position import Position, apply_move, legal_moves
+from app.engine.rules import Rules
+from app.engine.scoring import SCORING_SYSTEMS, Scoring
+from app.engine.summary import summary
+from app.engine.tap import resolve_tap
+
+UNDO = "undo"
+
+
+class Game:
+    """One game of a deal. The deal code plus the action log (`record()`) is the truth:
+    `Game.replay` rebuilds the identical game from it.
+
+    `seconds` is the playing time, which the caller measures and sets; only
+    `skill` scoring uses it.
+    """
+
+    def __init__(self, code: DealCode) -> None:
+        self.code = code
+        self.position = Position.deal(code.deck)
+        self.actions: list[str] = []
+        self.points = 0
+        self.moves = 0
+        self.seconds = 0.0
+        limit = code.rules.undo_limit
+        self._undo: deque[tuple[Position, int]] = deque(maxlen=limit)
+
+    @property
+    def rules(self) -> Rules:
+        return self.code.rules
+
+    @property
+    def scoring(self) -> Scoring:
+        return SCORING_SYSTEMS[self.rules.scoring]
+
+    @property
+    def won(self) -> bool:
+        return self.position.won
+
+    @property
+    def score(self) -> int:
+        return self.scoring.score(self.points, self.seconds, self.won)
+
+    @property
+    def undo_available(self) -> int:
+        return 0 if self.won else len(self._undo)
+
+    @property
+    def version(self) -> int:
+        """How many actions (moves, draws, undos) have been applied."""
+        return len(self.actions)
+
+    def legal_moves(self) -> list[Move]:
+        return legal_moves(self.position, self.rules)
+
+    def summary(self) -> str:
+        return summary(self.position)
+
+    def play(self, move: Move | str) -> Move:
+        """Apply a move; raises InvalidMoveError or IllegalMoveError and changes nothing."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        before = self.position
+        after = apply_move(before, self.rules, move)
+        placed = sum(after.foundations) - sum(before.foundations)
+        self._undo.append((before, self.points))
+        self.position = after
+        self.points += self.scoring.action_points(placed)
+        self.moves += 1
+        self.actions.append(str(move))
+        return move
+
+    def undo(self) -> None:
+        """Take back the last kept action; raises IllegalMoveError when there is none."""
+        if self.won:
+            raise IllegalMoveError("the game is won")
+        if not self._undo:
+            raise IllegalMoveError("there is nothing to undo")
+        self.position, self.points = self._undo.pop()
+        self.moves += 1 if self.scoring.undo_counts_as_move else -1
+        self.actions.append(UNDO)
+
+    def tap_move(
+        self, card: Card | str, *, double_click: bool = True, double: bool = False
+    ) -> Move:
+        """The move a tap on `card` would make; raises IllegalMoveError when it has none."""
+        if isinstance(card, str):
+            card = Card.parse(card)
+        if self.won:
+            raise IllegalMoveError("the game is won")
+        move = resolve_tap(
+            self.position, self.rules, card, double_click=double_click, double=double
+        )
+        if move is None:
+            raise IllegalMoveError(f"{card} has no move")
+        return move
+
+    def tap(self, card: Card | str, *, double_click: bool = True, double: bool = False) -> Move:
+        """Play the move a tap on `card` makes, and return it."""
+        return self.play(self.tap_move(card, double_click=double_click, double=double))
+
+    def apply_action(self, action: str) -> None:
+        """Apply one logged action: a move in notation, or `undo`."""
+        if action == UNDO:
+            self.undo()
+        else:
+            self.play(action)
+
+    def record(self) -> dict[str, Any]:
+        """The compact storable form: the deal code and the action log."""
+        return {"code": str(self.code), "actions": list(self.actions)}
+
+    @staticmethod
+    def replay(code: DealCode | str, actions: Iterable[str]) -> Game:
+        """The game that `actions` make from the deal `code`; raises on a bad action."""
+        game = Game(code if isinstance(code, DealCode) else DealCode.parse(code))
+        for action in actions:
+            game.apply_action(action)
+        return game
+
+
+__all__ = ["UNDO", "Game", "IllegalMoveError", "InvalidMoveError"]

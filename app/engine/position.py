@@ -1,0 +1,326 @@
+"""A Canfield position, the deal, the legal moves and applying them (SPEC §1–§4)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from app.engine.cards import SUIT_WORD_SINGULAR, SUITS, Card, fits_on
+from app.engine.errors import IllegalMoveError
+from app.engine.moves import DRAW, FOUNDATION, Move
+from app.engine.rules import Rules
+
+COLUMNS = 4
+# Foundations are shown from the base card's suit on, round the cycle H -> S -> D -> C.
+_SUIT_CYCLE = (2, 3, 1, 0)  # H S D C as suit indices
+
+
+class Position(NamedTuple):
+    """Everything on the table. Piles are tuples from bottom to top.
+
+    `foundations[suit]` is how many cards that suit's foundation holds (suits in
+    CDHS order); the cards themselves follow from `start_rank`. `pass_number`
+    counts passes through the stock from 1.
+    """
+
+    stock: tuple[Card, ...]
+    waste: tuple[Card, ...]
+    reserve: tuple[Card, ...]
+    foundations: tuple[int, int, int, int]
+    tableau: tuple[tuple[Card, ...], ...]
+    pass_number: int
+    start_rank: int
+    base_suit: int
+
+    @staticmethod
+    def deal(deck: Sequence[Card]) -> Position:
+        """The opening position of deck `d` in dealing order (SPEC §2)."""
+        base = deck[13]
+        foundations = [0, 0, 0, 0]
+        foundations[base.suit] = 1
+        return Position(
+            stock=tuple(reversed(deck[18:52])),
+            waste=(),
+            reserve=tuple(deck[0:13]),
+            foundations=(foundations[0], foundations[1], foundations[2], foundations[3]),
+            tableau=tuple((card,) for card in deck[14:18]),
+            pass_number=1,
+            start_rank=base.rank,
+            base_suit=base.suit,
+        )
+
+    @property
+    def won(self) -> bool:
+        return sum(self.foundations) == 52
+
+    @property
+    def foundation_order(self) -> tuple[int, ...]:
+        """Suits in display order: the base card's suit first, then H -> S -> D -> C."""
+        first = _SUIT_CYCLE.index(self.base_suit)
+        return tuple(_SUIT_CYCLE[(first + i) % 4] for i in range(4))
+
+    def foundation_cards(self, suit: int) -> tuple[Card, ...]:
+        """The cards on `suit`'s foundation, bottom to top."""
+        return tuple(
+            Card.of((self.start_rank + i) % 13, suit) for i in range(self.foundations[suit])
+        )
+
+    def foundation_top(self, suit: int) -> Card | None:
+        count = self.foundations[suit]
+        return Card.of((self.start_rank + count - 1) % 13, suit) if count else None
+
+    def foundation_accepts(self, card: Card) -> bool:
+        count = self.foundations[card.suit]
+        return count < 13 and card.rank == (self.start_rank + count) % 13
+
+    def cards(self) -> list[Card]:
+        """Every card on the table, foundations included."""
+        out = [*self.stock, *self.waste, *self.reserve]
+        for column in self.tableau:
+            out.extend(column)
+        for suit in range(4):
+            out.extend(self.foundation_cards(suit))
+        return out
+
+
+def legal_moves(position: Position, rules: Rules) -> list[Move]:
+    """Every move legal in `position`, each once: reserve, waste, columns, foundations, draw."""
+    if sum(position.foundations) == 52:
+        return []
+    moves: list[Move] = []
+    tableau = position.tableau
+    tops = [column[-1] if column else None for column in tableau]
+    empty_any = rules.empty_column == "any"
+
+    def to_columns(card: Card, source: int, empty_ok: bool) -> None:
+        for target in range(COLUMNS):
+            if target == source:
+                continue
+            top = tops[target]
+            if top is None:
+                if empty_ok:
+                    moves.append(Move(card, target))
+            elif top.red != card.red and (card.rank + 1) % 13 == top.rank:
+                moves.append(Move(card, target))
+
+    if position.reserve:
+        card = position.reserve[-1]
+        if position.foundation_accepts(card):
+            moves.append(Move(card, FOUNDATION))
+        to_columns(card, -1, empty_any)
+    if position.waste:
+        card = position.waste[-1]
+        if position.foundation_accepts(card):
+            moves.append(Move(card, FOUNDATION))
+        to_columns(card, -1, True)
+    mode = rules.tableau_moves
+    for source, column in enumerate(tableau):
+        if not column:
+            continue
+        last = len(column) - 1
+        if position.foundation_accepts(column[last]):
+            moves.append(Move(column[last], FOUNDATION))
+        if mode == "any-run":
+            starts: Sequence[int] = range(last + 1)
+        elif mode == "top-or-all":
+            starts = (0, last) if last else (0,)
+        else:
+            starts = (0,)
+        for start in starts:
+            to_columns(column[start], source, empty_any)
+    if rules.foundation_to_tableau:
+        for suit in range(4):
+            top_card = position.foundation_top(suit)
+            if top_card is not None:
+                to_columns(top_card, -1, empty_any)
+    if position.stock or (
+        position.waste and (rules.passes is None or position.pass_number < rules.passes)
+    ):
+        moves.append(DRAW)
+    return moves
+
+
+def _card_text(card: Card) -> str:
+    """The card with its article: `a 5 of clubs`, `an 8 of hearts`, `an ace of spades`."""
+    return f"an {card.name}" if card.rank in (0, 7) else f"a {card.name}"
+
+
+def _refuse(position: Position, rules: Rules, move: Move) -> str | None:
+    """Why `move` is illegal in `position`, or None if it is legal."""
+    if position.won:
+        return "the game is won"
+    card = move.card
+    if card is None:
+        if position.stock:
+            return None
+        if not position.waste:
+            return "the stock and the waste are both empty"
+        if rules.passes is not None and position.pass_number >= rules.passes:
+            return f"no passes through the stock are left ({rules.passes} of {rules.passes} used)"
+        return None
+    source, index = _locate(position, card)
+    if source == "stock":
+        return f"{card} is face down in the stock"
+    if source == "w" and index != len(position.waste) - 1:
+        return f"{card} is under {position.waste[-1]} in the waste"
+    if source == "r" and index != len(position.reserve) - 1:
+        return f"{card} is under {position.reserve[-1]} in the reserve"
+    foundation_suit = card.suit
+    if source == "f":
+        top = position.foundation_top(foundation_suit)
+        if move.target == FOUNDATION:
+            return f"{card} is already on its foundation"
+        if not rules.foundation_to_tableau:
+            return "cards never come back from the foundations in these rules"
+        if top != card:
+            return f"{card} is under {top} on its foundation"
+    column_source = -1
+    if source.startswith("t"):
+        column_source = int(source[1:])
+        column = position.tableau[column_source]
+        last = len(column) - 1
+        if move.target == FOUNDATION and index != last:
+            return f"{card} is under {column[-1]} in column {column_source + 1}"
+        if move.target != FOUNDATION:
+            if rules.tableau_moves == "top-or-all" and index not in (0, last):
+                return "only the last card of a column or the whole column can move"
+            if rules.tableau_moves == "all" and index != 0:
+                return "only a whole column can move"
+    if move.target == FOUNDATION:
+        if position.foundation_accepts(card):
+            return None
+        count = position.foundations[foundation_suit]
+        suit_word = SUIT_WORD_SINGULAR[foundation_suit]
+        if count == 0:
+            start = Card.of(position.start_rank, foundation_suit)
+            return f"the {suit_word} foundation starts at {start}"
+        if count == 13:
+            return f"the {suit_word} foundation is full"
+        needed = Card.of((position.start_rank + count) % 13, foundation_suit)
+        return f"the {suit_word} foundation takes {needed} next"
+    target = move.target
+    if target == column_source:
+        return f"{card} is already in column {target + 1}"
+    column = position.tableau[target]
+    if column:
+        if fits_on(card, column[-1]):
+            return None
+        return f"{_card_text(card)} cannot go on {_card_text(column[-1])}"
+    if rules.empty_column == "waste" and source != "w":
+        return "an empty column takes only the top card of the waste"
+    return None
+
+
+def _locate(position: Position, card: Card) -> tuple[str, int]:
+    """Where `card` lies: ("stock"|"w"|"r"|"f"|"t<i>", index in that pile)."""
+    for name, pile in (("w", position.waste), ("r", position.reserve)):
+        if card in pile:
+            return name, pile.index(card)
+    for i, column in enumerate(position.tableau):
+        if card in column:
+            return f"t{i}", column.index(card)
+    count = position.foundations[card.suit]
+    offset = (card.rank - position.start_rank) % 13
+    if offset < count:
+        return "f", offset
+    return "stock", position.stock.index(card)
+
+
+def check_move(position: Position, rules: Rules, move: Move) -> None:
+    """Raise IllegalMoveError, with the reason, unless `move` is legal."""
+    reason = _refuse(position, rules, move)
+    if reason is not None:
+        raise IllegalMoveError(reason)
+
+
+def apply_move(position: Position, rules: Rules, move: Move) -> Position:
+    """The position after `move`; raises IllegalMoveError and changes nothing if illegal.
+
+    Includes the reserve refill of an emptied column, recycling the waste, and,
+    where the rules have it, autocomplete.
+    """
+    check_move(position, rules, move)
+    return _play(position, rules, move)
+
+
+def _play(position: Position, rules: Rules, move: Move) -> Position:
+    """Apply a move already known to be legal."""
+    stock, waste, reserve = position.stock, position.waste, position.reserve
+    foundations = list(position.foundations)
+    tableau = list(position.tableau)
+    pass_number = position.pass_number
+    card = move.card
+    if card is None:
+        if stock:
+            take = min(rules.draw, len(stock))
+            waste = waste + stock[: -take - 1 : -1]
+            stock = stock[:-take]
+        else:
+            stock = waste[::-1]
+            waste = ()
+            pass_number += 1
+    else:
+        moving: tuple[Card, ...] = (card,)
+        if waste and waste[-1] == card:
+            waste = waste[:-1]
+        elif reserve and reserve[-1] == card:
+            reserve = reserve[:-1]
+        else:
+            for i, column in enumerate(tableau):
+                if card in column:
+                    at = column.index(card)
+                    moving = column[at:]
+                    tableau[i] = column[:at]
+                    if at == 0 and reserve:
+                        tableau[i] = (reserve[-1],)
+                        reserve = reserve[:-1]
+                    break
+            else:
+                foundations[card.suit] -= 1
+        if move.target == FOUNDATION:
+            foundations[card.suit] += 1
+        else:
+            tableau[move.target] = tableau[move.target] + moving
+    if rules.autocomplete and not stock and not waste and not reserve:
+        _autocomplete(position, foundations, tableau)
+    return Position(
+        stock,
+        waste,
+        reserve,
+        (foundations[0], foundations[1], foundations[2], foundations[3]),
+        tuple(tableau),
+        pass_number,
+        position.start_rank,
+        position.base_suit,
+    )
+
+
+def _autocomplete(
+    position: Position, foundations: list[int], tableau: list[tuple[Card, ...]]
+) -> None:
+    """Send column cards to the foundations until none can go (stock, waste, reserve empty)."""
+    start = position.start_rank
+    moved = True
+    while moved:
+        moved = False
+        for i, column in enumerate(tableau):
+            while column:
+                card = column[-1]
+                count = foundations[card.suit]
+                if count < 13 and card.rank == (start + count) % 13:
+                    foundations[card.suit] = count + 1
+                    column = column[:-1]
+                    moved = True
+                else:
+                    break
+            tableau[i] = column
+
+
+def pile_name(position: Position, card: Card) -> str:
+    """The SPEC §8 pile name holding `card`: stock, w, r, fC..fS or t1..t4."""
+    source, _ = _locate(position, card)
+    if source == "f":
+        return "f" + SUITS[card.suit]
+    if source.startswith("t"):
+        return f"t{int(source[1:]) + 1}"
+    return source
