@@ -20,12 +20,34 @@ def _deal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from app.web.serve import serve  # the web stack loads only for this command
+
+    serve(host=args.host, port=args.port)
+    return 0
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from app.solver.cli import main as solve_main
+
+    return solve_main(args.solve_args)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="canfield", description="Canfield solitaire")
     commands = parser.add_subparsers(dest="command", required=True)
     deal = commands.add_parser("deal", help="print the opening summary of a deal code")
     deal.add_argument("code", help="a deal code such as CF1-D3-AAAAACL")
     deal.set_defaults(run=_deal)
+    serve = commands.add_parser("serve", help="start the web app with uvicorn")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(run=_serve)
+    solve = commands.add_parser(
+        "solve", help="solve a deal or a batch of deals (see `canfield solve --help`)"
+    )
+    solve.add_argument("solve_args", nargs=argparse.REMAINDER)
+    solve.set_defaults(run=_solve)
     args = parser.parse_args(argv)
     result: int = args.run(args)
     return result
