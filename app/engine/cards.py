@@ -32,7 +32,8 @@ class Card:
     @staticmethod
     def parse(text: str) -> Card:
         """Read a card such as `TC` or `qh`; raises InvalidCardError."""
-        card = Card._by_name.get(text.upper()) if isinstance(text, str) else None
+        # ASCII only: "ſ".upper() is "S", so "Aſ" would otherwise read as the ace of spades.
+        card = Card._by_name.get(text.upper()) if isinstance(text, str) and text.isascii() else None
         if card is None:
             raise InvalidCardError(
                 f"unknown card {text!r}: expected a rank of {RANKS} then a suit of {SUITS}"

@@ -125,8 +125,10 @@ class DealCode:
         """Read a code such as `CF1-D3-AAAAACL`, in any case; raises InvalidCodeError."""
         if not isinstance(text, str):
             raise InvalidCodeError("a deal code is text such as CF1-D3-AAAAACL")
-        parts = text.strip().upper().split("-")
-        if len(parts) != 3 or parts[0] != PREFIX:
+        # Upper-case only after checking for ASCII: "ß".upper() is "SS", which would let
+        # a code of the wrong length through.
+        parts = text.strip().split("-")
+        if len(parts) != 3 or parts[0].upper() != PREFIX:
             raise InvalidCodeError(
                 f"bad deal code {text!r}: expected CF1-<rules>-<deal>, e.g. CF1-D3-AAAAACL"
             )
@@ -136,9 +138,9 @@ class DealCode:
             letters.isascii() and letters.isalpha()
         ):
             raise InvalidCodeError(
-                f"expected 7 or 48 letters after {PREFIX}-{parts[1]}-, got {letters!r}"
+                f"expected 7 or 48 letters after {PREFIX}-{parts[1].upper()}-, got {letters!r}"
             )
-        value = _value(letters)
+        value = _value(letters.upper())
         if len(letters) == NUMBER_LETTERS:
             return DealCode(rules, number=value)
         if value >= _DECK_PERMUTATIONS:

@@ -202,7 +202,7 @@ _DECODERS: dict[str, tuple[str, Any]] = {
 def decode_token(token: str) -> Rules:
     """Rules from a deal code's rules token; raises InvalidCodeError."""
     text = token.upper()
-    match = _TOKEN.match(text)
+    match = _TOKEN.match(text) if token.isascii() else None
     if match is None:
         raise InvalidCodeError(
             f"unknown rules {token!r}: expected D3 or D1 (app), C3/C1 (classic) "

@@ -4,10 +4,11 @@ import pytest
 
 from app.engine import DealCode, Game, IllegalMoveError, Rules
 
-SEED_DECK = (
+DEALING_ORDER = (
     "AC 2C 3C 4C 5C 7C 8C 9C TC JS QS 8H QC 7H 6C KH QH AS JC KC AD 2D 3D 4D 5D 6D "
     "7D 8D 9D TD JD QD KD AH 2H 3H 4H 5H 6H 9H TH JH 2S 3S 4S 5S 6S 7S 8S 9S TS KS"
-).split()
+)
+SEED_DECK = DEALING_ORDER.split()
 SEED_CODE = "CF1-D3-AAAAAAAOEGYXXBLQBCLVSVVBKAUAXFBHCBYLVAMIYTIVUUAA"
 OPENING = (
     "Stock: 34 cards; waste empty; reserve: 13 cards, top: queen of clubs. "
