@@ -69,3 +69,24 @@ def game_at(position: Position, rules: Rules | None = None) -> Game:
 def moves(position: Position, rules: Rules) -> set[str]:
     """The legal moves of `position` as notation."""
     return {str(move) for move in legal_moves(position, rules)}
+
+
+def sorted_deck() -> tuple[Card, ...]:
+    """A deck that deals itself out: start rank ace (AC is the base card), the reserve
+    holds AD AH AS 2C … 4D with AD on top, the columns 4H 4S 5C 5D and the stock the
+    rest in rank order. Playing every foundation move at once, else drawing, wins it."""
+    by_rank = sorted(ORDERED_DECK, key=lambda card: (card.rank, card.suit))
+    return (*reversed(by_rank[1:14]), by_rank[0], *by_rank[14:])
+
+
+def play_greedily(game: Game, limit: int = 500) -> None:
+    """Play the first foundation move listed, else draw, until the game is won or stuck."""
+    for _ in range(limit):
+        legal = game.legal_moves()
+        if not legal:
+            return
+        to_foundation = [m for m in legal if m.card is not None and m.target < 0]
+        move = to_foundation[0] if to_foundation else legal[-1]
+        if move.card is not None and move.target >= 0:
+            return  # stuck: no foundation move and nothing to draw
+        game.play(move)
