@@ -1,0 +1,467 @@
+// The board's behaviour that htmx does not give us: every post carries the version,
+// taps, drag and drop (pointer events), keys, refusals (shake, fly back), share, the win.
+// htmx sends the posts and swaps the piles the server sends back (out of band).
+(function () {
+  'use strict';
+
+  const table = document.getElementById('table');
+  if (!table || !window.htmx) return;
+  document.documentElement.classList.add('js');
+
+  const gameId = table.dataset.gameId;
+  const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+  const DRAG_THRESHOLD = 6; // pixels a pointer travels before a press becomes a drag
+  const DOUBLE_TAP_MS = 300;
+
+  const byId = (id) => document.getElementById(id);
+  const version = () => (byId('status') ? byId('status').dataset.version : '');
+  const pileOf = (el) => (el ? el.closest('.pile') : null);
+
+  // ---- talking to the server ----
+
+  // Every post carries the version the page shows (#status is redrawn with each move);
+  // done here because the CSP forbids hx-vals="js:...".
+  document.body.addEventListener('htmx:configRequest', (event) => {
+    if (event.detail.verb === 'post') event.detail.parameters.version = version();
+  });
+
+  // Keep the live regions (summary, message) as the same nodes and change only their text,
+  // so screen readers announce the change; a replaced node is often not read.
+  document.body.addEventListener('htmx:oobBeforeSwap', (event) => {
+    const target = event.detail.target;
+    if (target.id !== 'summary' && target.id !== 'message') return;
+    event.detail.shouldSwap = false;
+    const text = event.detail.fragment.textContent.trim();
+    if (target.id === 'summary') target.textContent = text;
+    else showMessage(text);
+  });
+
+  let lastXhr = null;
+  table.addEventListener('htmx:afterRequest', (event) => { lastXhr = event.detail.xhr; });
+
+  // One action at a time, in order: each post must carry the version its predecessor made.
+  let queue = Promise.resolve();
+
+  /** Post an action (`moves`, `undo`, `tap`, `hint`); resolves to the HTTP status. */
+  function send(action, values) {
+    const run = () => {
+      lastXhr = null;
+      return htmx.ajax('POST', `/games/${gameId}/${action}`, {
+        source: table, values: values || {}, swap: 'none',
+      }).then(() => settle(lastXhr ? lastXhr.status : 0), () => settle(0));
+    };
+    queue = queue.then(run, run);
+    return queue;
+  }
+
+  function settle(status) {
+    if (status === 409) {
+      // Someone (another tab) moved since this page was drawn: show the game as it is.
+      window.location.reload();
+    } else if (status === 0) {
+      showMessage('The server did not answer. Check the connection and try again.');
+    } else if (status >= 400 && status !== 422) {
+      showMessage(status === 404 ? 'This game is not available any more.' : `The server refused that (${status}).`);
+    } else if (status < 400) {
+      hideMessage();
+      afterChange();
+    }
+    return status;
+  }
+
+  let messageTimer = 0;
+  function showMessage(text) {
+    const box = byId('message');
+    if (!box) return;
+    box.textContent = '';
+    if (!text) return;
+    const p = document.createElement('p');
+    p.textContent = text;
+    box.appendChild(p);
+    box.classList.remove('gone');
+    clearTimeout(messageTimer);
+    messageTimer = setTimeout(hideMessage, 5000);
+  }
+
+  function hideMessage() {
+    const box = byId('message');
+    if (box && box.textContent) box.classList.add('gone');
+  }
+
+  // ---- what a card or pile means as a move ----
+
+  /** The notation target of a pile (`-f`, `-t2`), or null when nothing can be put there. */
+  function targetOf(pile) {
+    const name = pile && pile.dataset.pile;
+    if (!name) return null;
+    if (name.startsWith('f')) return 'f';
+    if (name.startsWith('t')) return name;
+    return null;
+  }
+
+  /** The card and every card on it (a column tail), else just the card. */
+  function withCardsOn(card) {
+    const cards = [card];
+    if (pileOf(card).classList.contains('column')) {
+      for (let next = card.nextElementSibling; next; next = next.nextElementSibling) cards.push(next);
+    }
+    return cards;
+  }
+
+  function movable(card) {
+    const pile = pileOf(card);
+    return pile && (pile.classList.contains('column') || card.tabIndex === 0);
+  }
+
+  // ---- taps ----
+
+  let pendingTap = null; // skill: a single tap waits briefly for a possible second tap
+
+  function tap(card) {
+    const name = card.dataset.card;
+    if (table.dataset.scoring !== 'skill') return send('tap', { card: name }).then((s) => refused(s, [card]));
+    if (pendingTap && pendingTap.name === name) {
+      clearTimeout(pendingTap.timer);
+      pendingTap = null;
+      return send('tap', { card: name, double: 'true' }).then((s) => refused(s, [card]));
+    }
+    if (pendingTap) clearTimeout(pendingTap.timer);
+    pendingTap = {
+      name,
+      timer: setTimeout(() => {
+        pendingTap = null;
+        send('tap', { card: name }).then((s) => refused(s, [card]));
+      }, DOUBLE_TAP_MS),
+    };
+    return Promise.resolve(0);
+  }
+
+  function refused(status, cards) {
+    if (status === 422) shake(cards.filter((c) => c.isConnected));
+    return status;
+  }
+
+  function shake(cards) {
+    cards.forEach((c) => {
+      c.classList.remove('refused');
+      void c.offsetWidth; // restart the animation when the same card is refused twice
+      c.classList.add('refused');
+      c.addEventListener('animationend', () => c.classList.remove('refused'), { once: true });
+    });
+  }
+
+  // ---- clicks (mouse, touch and keyboard-free activation) ----
+
+  let suppressClick = false; // the click that ends a drag is not a tap
+
+  table.addEventListener('click', (event) => {
+    const button = event.target.closest('button');
+    if (!button || !table.contains(button)) return;
+    if (button.classList.contains('card')) {
+      event.preventDefault();
+      if (suppressClick) return;
+      cancelPick();
+      tap(button);
+    } else if (button.form && button.form.id === 'f-move') {
+      event.preventDefault();
+      cancelPick();
+      send('moves', { move: 'draw' });
+    } else if (button.form && button.form.id === 'f-undo') {
+      event.preventDefault();
+      undo();
+    } else if (button.id === 'hint') {
+      hint();
+    }
+  });
+
+  function undo() {
+    cancelPick();
+    return send('undo').then((s) => {
+      if (s === 422) shake([...document.querySelectorAll('#undo')]);
+    });
+  }
+
+  function hint() {
+    if (byId('hint')) send('hint');
+  }
+
+  // ---- drag and drop with pointer events (mouse, pen, touch) ----
+
+  let drag = null;
+
+  table.addEventListener('pointerdown', (event) => {
+    const card = event.target.closest('.card');
+    if (!card || !table.contains(card) || event.button !== 0 || !movable(card)) return;
+    drag = { card, x: event.clientX, y: event.clientY, id: event.pointerId, cards: null, over: null };
+  });
+
+  table.addEventListener('pointermove', (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.cards) {
+      if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+      drag.cards = withCardsOn(drag.card);
+      drag.cards.forEach((c) => c.classList.add('dragging'));
+      try { drag.card.setPointerCapture(event.pointerId); } catch (e) { /* pointer already gone */ }
+      cancelPick();
+    }
+    event.preventDefault();
+    drag.cards.forEach((c) => { c.style.transform = `translate(${dx}px, ${dy}px)`; });
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const pile = pileOf(under);
+    const over = pile && targetOf(pile) && pile !== pileOf(drag.card) ? pile : null;
+    if (over !== drag.over) {
+      if (drag.over) drag.over.classList.remove('drop-target');
+      if (over) over.classList.add('drop-target');
+      drag.over = over;
+    }
+  });
+
+  function endDrag(event, cancelled) {
+    if (!drag || event.pointerId !== drag.id) return;
+    const { card, cards, over } = drag;
+    drag = null;
+    if (!cards) return; // a press without travel: the click that follows is a tap
+    suppressClick = true;
+    setTimeout(() => { suppressClick = false; }, 0);
+    if (over) over.classList.remove('drop-target');
+    if (cancelled || !over) {
+      flyBack(cards);
+      return;
+    }
+    const move = `${card.dataset.card}-${targetOf(over)}`;
+    send('moves', { move }).then((status) => {
+      // A refused or failed move leaves the cards where they were: send them home.
+      if (status !== 200 || cards.some((c) => c.isConnected)) {
+        flyBack(cards.filter((c) => c.isConnected)).then(() => refused(status, cards));
+      }
+    });
+  }
+
+  table.addEventListener('pointerup', (event) => endDrag(event, false));
+  table.addEventListener('pointercancel', (event) => endDrag(event, true));
+
+  /** Animate dragged cards back to their place; resolves when they are home. */
+  function flyBack(cards) {
+    const done = cards.map((c) => {
+      const from = c.style.transform;
+      c.style.transform = '';
+      c.classList.remove('dragging');
+      if (!from || reducedMotion.matches || !c.animate) return Promise.resolve();
+      return c.animate([{ transform: from }, { transform: 'translate(0, 0)' }],
+        { duration: 220, easing: 'cubic-bezier(.3,.7,.4,1)' }).finished.catch(() => {});
+    });
+    return Promise.all(done);
+  }
+
+  // ---- keyboard: arrows move between piles, Enter/Space picks then drops ----
+
+  let picked = null;
+
+  function announce(text) {
+    const region = byId('announce');
+    if (region) region.textContent = text;
+  }
+
+  function pick(card) {
+    cancelPick();
+    picked = card.dataset.card;
+    card.classList.add('picked');
+    announce(`Picked ${card.getAttribute('aria-label')}. Go to a column or foundation and press Enter; Escape cancels.`);
+  }
+
+  function cancelPick() {
+    if (!picked) return;
+    document.querySelectorAll('.card.picked').forEach((c) => c.classList.remove('picked'));
+    picked = null;
+  }
+
+  /** What Enter/Space does on a focused board element. */
+  function activate(el) {
+    const pile = pileOf(el);
+    if (!pile) return;
+    if (pile.id === 'pile-stock') {
+      cancelPick();
+      send('moves', { move: 'draw' }).then(() => refocus('pile-stock'));
+      return;
+    }
+    if (picked) {
+      const name = picked;
+      if (el.dataset.card === name) {
+        cancelPick();
+        send('tap', { card: name }).then((s) => afterKeyMove(s, name, pile.id));
+        return;
+      }
+      const target = targetOf(pile);
+      if (!target) {
+        announce('Cards go to a column or a foundation. Escape cancels.');
+        return;
+      }
+      const from = document.querySelector(`#table .card[data-card="${name}"]`);
+      cancelPick();
+      send('moves', { move: `${name}-${target}` }).then((s) => {
+        if (s === 422 && from) shake(withCardsOn(from));
+        afterKeyMove(s, name, pile.id);
+      });
+      return;
+    }
+    if (el.classList.contains('card') && movable(el)) pick(el);
+  }
+
+  function afterKeyMove(status, name, fallbackPile) {
+    if (status === 200) {
+      const card = document.querySelector(`#table .card[data-card="${name}"]`);
+      if (card) { card.focus(); return; }
+    }
+    refocus(fallbackPile);
+  }
+
+  /** Put focus back on a pile after it was redrawn (a swap replaces the focused node). */
+  function refocus(pileId) {
+    if (document.activeElement && document.activeElement !== document.body &&
+        document.activeElement.isConnected) return;
+    const pile = byId(pileId);
+    const anchor = pile && (pile.querySelector('[tabindex="0"]') || pile.querySelector('button'));
+    if (anchor) anchor.focus();
+  }
+
+  /** The nearest focusable board element from `from` in an arrow's direction. */
+  function nearest(from, key) {
+    const here = from.getBoundingClientRect();
+    const hx = here.left + here.width / 2;
+    const hy = here.top + here.height / 2;
+    let best = null;
+    let bestScore = Infinity;
+    table.querySelectorAll('.pile .card, .pile .slot, .pile .back').forEach((el) => {
+      if (el === from) return;
+      const r = el.getBoundingClientRect();
+      const dx = r.left + r.width / 2 - hx;
+      const dy = r.top + r.height / 2 - hy;
+      const ahead = { ArrowRight: dx, ArrowLeft: -dx, ArrowDown: dy, ArrowUp: -dy }[key];
+      const aside = key === 'ArrowRight' || key === 'ArrowLeft' ? Math.abs(dy) : Math.abs(dx);
+      if (ahead <= 4) return;
+      const score = ahead + aside * 3;
+      if (score < bestScore) { bestScore = score; best = el; }
+    });
+    return best;
+  }
+
+  function onBoard(el) {
+    return el && table.contains(el) && pileOf(el);
+  }
+
+  document.addEventListener('keydown', (event) => {
+    const el = document.activeElement;
+    if (event.target.closest && event.target.closest('input, textarea, select, [popover]')) return;
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'z') {
+      event.preventDefault();
+      undo();
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key;
+    if (key === 'Escape' && picked) {
+      cancelPick();
+      announce('Cancelled.');
+    } else if (key === 'd' || key === 'D') {
+      cancelPick();
+      send('moves', { move: 'draw' });
+    } else if (key === 'u' || key === 'U') {
+      undo();
+    } else if ((key === 'h' || key === 'H') && byId('hint')) {
+      hint();
+    } else if (key.startsWith('Arrow')) {
+      const from = onBoard(el) ? el : null;
+      const next = from ? nearest(from, key) : table.querySelector('.pile [tabindex="0"]');
+      if (next) { event.preventDefault(); next.focus(); }
+    } else if ((key === 'Enter' || key === ' ') && onBoard(el)) {
+      event.preventDefault();
+      activate(el);
+    }
+  });
+
+  // ---- share the deal ----
+
+  const shareButton = byId('share');
+  const sharePanel = byId('share-panel');
+  if (shareButton && sharePanel) {
+    const link = byId('share-link');
+    const note = byId('share-note');
+    const url = new URL(`/deal/${table.dataset.code}`, window.location.origin).href;
+    link.value = url;
+    shareButton.addEventListener('click', () => {
+      note.textContent = '';
+      const copied = navigator.clipboard && window.isSecureContext
+        ? navigator.clipboard.writeText(url) : Promise.reject(new Error('no clipboard'));
+      copied.then(
+        () => { note.textContent = 'Link copied: paste it anywhere.'; },
+        () => { note.textContent = 'Copy the selected link above.'; },
+      );
+    });
+    // Always leave the link selected, so copying by hand is one keystroke away.
+    sharePanel.addEventListener('toggle', (event) => {
+      if (event.newState === 'open') { link.focus(); link.select(); }
+    });
+  }
+
+  // ---- after every change: the win ----
+
+  let celebrated = false;
+
+  function afterChange() {
+    const status = byId('status');
+    if (!status || status.dataset.won !== 'true' || celebrated) return;
+    celebrated = true;
+    const win = status.querySelector('.win');
+    cascade().then(() => {
+      const shown = byId('status') && byId('status').querySelector('.win');
+      if (shown) {
+        shown.classList.add('show');
+        const first = shown.querySelector('.btn');
+        if (first) first.focus();
+      }
+    });
+    return win;
+  }
+
+  /** The cards leave the foundations one by one and bounce off the bottom of the screen. */
+  function cascade() {
+    if (reducedMotion.matches || !document.body.animate) return Promise.resolve();
+    const layer = document.createElement('div');
+    layer.className = 'cascade';
+    layer.setAttribute('aria-hidden', 'true');
+    document.body.appendChild(layer);
+    const ranks = 'A23456789TJQK';
+    const start = ranks.indexOf(table.dataset.startRank || 'A');
+    const piles = [...document.querySelectorAll('.foundation')];
+    const floor = window.innerHeight;
+    const runs = [];
+    for (let step = 12; step >= 0; step--) {
+      piles.forEach((pile, i) => {
+        const suit = pile.dataset.pile.slice(1);
+        const box = pile.getBoundingClientRect();
+        const card = document.createElement('span');
+        card.className = 'card';
+        card.dataset.card = ranks[(start + step) % 13] + suit;
+        card.style.left = `${box.left}px`;
+        card.style.top = `${box.top}px`;
+        layer.appendChild(card);
+        const order = (12 - step) * piles.length + i;
+        const vx = (i % 2 ? 1 : -1) * (2.5 + ((order * 7) % 5));
+        const frames = [];
+        let x = 0; let y = 0; let vy = -4 - (order % 4);
+        for (let t = 0; t < 90; t++) {
+          x += vx; vy += 0.9; y += vy;
+          if (box.top + y + box.height > floor) { y = floor - box.top - box.height; vy *= -0.72; }
+          frames.push({ transform: `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px)` });
+        }
+        runs.push(card.animate(frames, { duration: 1500, delay: order * 45, fill: 'both', easing: 'linear' })
+          .finished.catch(() => {}));
+      });
+    }
+    return Promise.all(runs).then(() => layer.remove());
+  }
+
+  afterChange();
+})();
