@@ -150,6 +150,8 @@ def _refuse(position: Position, rules: Rules, move: Move) -> str | None:
     if position.won:
         return "the game is won"
     card = move.card
+    if move.target != FOUNDATION and not 0 <= move.target < COLUMNS:
+        return f"there is no column {move.target + 1}"
     if card is None:
         if position.stock:
             return None
