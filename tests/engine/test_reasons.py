@@ -37,7 +37,7 @@ def test_an_illegal_move_says_why(move: str | None, reason: str) -> None:
 
 def test_a_5_of_clubs_cannot_go_on_a_7_of_hearts() -> None:
     position = table("7H", "9D", "8C", "5C")
-    with pytest.raises(IllegalMoveError, match="^a 5 of clubs cannot go on a 7 of hearts$"):
+    with pytest.raises(IllegalMoveError, match=r"^a 5 of clubs cannot go on a 7 of hearts$"):
         check_move(position, APP, Move.parse("5C-t1"))
 
 
