@@ -1,0 +1,51 @@
+"""The store for async routes: its blocking calls run off the event loop, on worker threads."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import TypeVar
+
+from app.engine import DealCode
+from app.store.games import Action, Prefs, Store, StoredGame
+
+T = TypeVar("T")
+
+
+class AsyncStore:
+    """`Store`'s methods, awaitable. `threads` worker threads share the database work;
+    SQLite's writes still go one at a time (see `Store`)."""
+
+    def __init__(self, store: Store, *, threads: int) -> None:
+        self.store = store
+        self._executor = ThreadPoolExecutor(threads, thread_name_prefix="store")
+
+    async def _run(self, call: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+
+    async def prefs(self, player_id: str) -> Prefs:
+        return await self._run(partial(self.store.prefs, player_id))
+
+    async def save_prefs(self, player_id: str, prefs: Prefs) -> None:
+        await self._run(partial(self.store.save_prefs, player_id, prefs))
+
+    async def create_game(self, player_id: str, code: DealCode) -> StoredGame:
+        return await self._run(partial(self.store.create_game, player_id, code))
+
+    async def load_game(self, player_id: str, game_id: str) -> StoredGame:
+        return await self._run(partial(self.store.load_game, player_id, game_id))
+
+    async def resume(self, player_id: str) -> StoredGame | None:
+        return await self._run(partial(self.store.resume, player_id))
+
+    async def act(
+        self, player_id: str, game_id: str, action: Action, *, version: int | None = None
+    ) -> StoredGame:
+        call = partial(self.store.act, player_id, game_id, action, version=version)
+        return await self._run(call)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+        self.store.engine.dispose()

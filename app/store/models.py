@@ -1,0 +1,101 @@
+"""The database schema: players, their games, and each game's actions (the undo history)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Constraint names that are the same on every database, so migrations can name them.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ID_LENGTH = 32
+PLAYING = "playing"
+WON = "won"
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Player(Base):
+    """An anonymous player, named by a signed cookie, with the New game dialog's choices."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    double_click: Mapped[bool]
+    preset: Mapped[str] = mapped_column(String(16))
+    draw: Mapped[int] = mapped_column(Integer)
+
+
+class GameRow(Base):
+    """One game. `code` plus its actions are the truth; the other state columns are a
+    cache of the game after the last action, written in the same transaction."""
+
+    __tablename__ = "games"
+    __table_args__ = (Index("ix_games_player_resume", "player_id", "status", "updated_at"),)
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(ID_LENGTH), ForeignKey("players.id", ondelete="CASCADE")
+    )
+    code: Mapped[str] = mapped_column(String(128))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16))
+    version: Mapped[int] = mapped_column(Integer)
+    score: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    moves: Mapped[int] = mapped_column(Integer)
+    seconds: Mapped[float] = mapped_column(Float)
+    position: Mapped[str] = mapped_column(Text)
+    undo_count: Mapped[int] = mapped_column(Integer)
+    undo_top: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class ActionRow(Base):
+    """One applied action, in order: `seq` is the game's version right after it.
+
+    A move keeps the undo entry it pushed (the position and points before it,
+    and the `seq` of the entry below), so an undo restores it without a replay.
+    """
+
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(
+        String(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    action: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    undo_position: Mapped[str | None] = mapped_column(Text)
+    undo_points: Mapped[int | None] = mapped_column(Integer)
+    undo_below: Mapped[int | None] = mapped_column(Integer)
+
+
+players = cast(Table, Player.__table__)
+games = cast(Table, GameRow.__table__)
+actions = cast(Table, ActionRow.__table__)

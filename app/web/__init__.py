@@ -1,0 +1,1 @@
+"""The web app: FastAPI factory, JSON API, pages and htmx partials, settings."""

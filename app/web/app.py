@@ -1,0 +1,72 @@
+"""The app factory: settings in, a FastAPI app out, its database migrated and ready."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from starlette.staticfiles import StaticFiles
+
+from app.store import Store, make_engine, migrate
+from app.store.aio import AsyncStore
+from app.store.db import is_sqlite
+from app.web import api, messages, pages
+from app.web.errors import install_error_handlers, problem
+from app.web.identity import IdentityMiddleware, PlayerCookie
+from app.web.render import Renderer
+from app.web.security import SecurityMiddleware
+from app.web.settings import Settings
+
+DESCRIPTION = """Canfield solitaire, held on the server (SPEC §7).
+
+A signed cookie names the player; a game belongs to the player who created it
+and is 404 for anyone else. Every action is one transaction; `version` counts
+applied actions and, when sent, must be current (else 409). Errors are
+`{"detail": "..."}`. Bodies are application/json."""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The whole app. Applies the database migrations before it returns."""
+    settings = settings or Settings()
+    engine = make_engine(settings.resolved_database_url())
+    migrate(engine)
+    # SQLite writes one at a time anyway; PostgreSQL gets a few connections' worth.
+    threads = 2 if is_sqlite(engine) else 8
+    store = AsyncStore(Store(engine, idle_limit=settings.idle_limit_seconds), threads=threads)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    app = FastAPI(
+        title="Canfield",
+        version="1",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,  # Swagger UI needs a CDN and inline script; /openapi.json stays
+        redoc_url=None,
+        max_body_size=settings.max_body_bytes,
+    )
+    app.state.settings = settings
+    app.state.store = store
+    app.state.renderer = Renderer(settings.templates_dir)
+    install_error_handlers(app)
+    app.include_router(api.router)
+    app.include_router(pages.router)
+
+    @app.get("/healthz", tags=["health"])
+    async def healthz() -> dict[str, str]:
+        """The process answers (Docker HEALTHCHECK)."""
+        return {"status": "ok"}
+
+    app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
+    app.add_middleware(IdentityMiddleware, cookie=PlayerCookie(settings.resolved_secret_key()))
+    app.add_middleware(
+        SecurityMiddleware,
+        allowed_origins=settings.allowed_origins,
+        refuse=problem,
+        message=messages.CROSS_SITE,
+    )
+    return app

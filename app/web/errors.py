@@ -1,0 +1,125 @@
+"""Every error answer: JSON `{"detail": "..."}` under /api, an HTML message or page elsewhere."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from app.engine import EngineError, IllegalMoveError
+from app.store import GameNotFound, VersionConflict
+from app.web import messages
+from app.web.render import Renderer, is_htmx
+
+
+def is_api(request: Request) -> bool:
+    path: str = request.scope["path"]
+    return path == "/api" or path.startswith("/api/")
+
+
+def sentence(text: str) -> str:
+    """An engine reason as a sentence for the page: capitalised, with a full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+async def problem(
+    request: Request, status_code: int, message: str, headers: Mapping[str, str] | None = None
+) -> Response:
+    """The error answer that suits the request: JSON, an htmx message, or a page."""
+    if is_api(request):
+        return JSONResponse({"detail": message}, status_code=status_code, headers=headers)
+    renderer = cast(Renderer, request.app.state.renderer)
+    if is_htmx(request):
+        return renderer.message(request, sentence(message), status_code)
+    return renderer.error(request, status_code, sentence(message))
+
+
+def engine_status(error: EngineError) -> int:
+    """422 for a move the rules refuse; 400 for input that cannot be read at all."""
+    return 422 if isinstance(error, IllegalMoveError) else 400
+
+
+def _field(location: tuple[Any, ...]) -> str:
+    return ".".join(str(part) for part in location if part not in ("body", "query", "path"))
+
+
+def validation_message(error: RequestValidationError) -> tuple[int, str]:
+    """One readable sentence for a request that does not fit its schema."""
+    problems = []
+    for item in error.errors():
+        kind = item.get("type", "")
+        field = _field(tuple(item.get("loc", ())))
+        if kind == "json_invalid":
+            context = item.get("ctx", {})
+            position = item.get("loc", ("body", 0))[-1]
+            return 400, messages.BAD_JSON.format(
+                error=context.get("error", "unreadable"), position=position
+            )
+        if not field and kind in ("model_attributes_type", "dict_type", "model_type"):
+            problems.append(messages.NOT_AN_OBJECT)
+        elif kind == "extra_forbidden":
+            problems.append(messages.UNKNOWN_FIELD.format(field=field))
+        elif kind == "missing":
+            problems.append(messages.MISSING_FIELD.format(field=field or "body"))
+        else:
+            problem_text = str(item.get("msg", "invalid")).rstrip(".")
+            problems.append(messages.BAD_FIELD.format(field=field or "body", problem=problem_text))
+    return 422, " ".join(dict.fromkeys(problems)) or messages.NOT_AN_OBJECT
+
+
+def http_message(error: HTTPException, request: Request) -> str:
+    if error.status_code == 404 and error.detail == "Not Found":
+        return messages.PAGE_NOT_FOUND
+    if error.status_code == 405:
+        return messages.METHOD_NOT_ALLOWED.format(method=request.method)
+    if error.status_code == 413:
+        limit = request.app.state.settings.max_body_bytes
+        return messages.BODY_TOO_LARGE.format(limit=limit)
+    return str(error.detail)
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    return await problem(request, error.status_code, http_message(error, request), error.headers)
+
+
+async def _validation_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, RequestValidationError)
+    status_code, message = validation_message(error)
+    return await problem(request, status_code, message)
+
+
+async def _engine_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, EngineError)
+    return await problem(request, engine_status(error), str(error))
+
+
+async def _not_found(request: Request, error: Exception) -> Response:
+    return await problem(request, 404, messages.GAME_NOT_FOUND)
+
+
+async def _conflict(request: Request, error: Exception) -> Response:
+    assert isinstance(error, VersionConflict)
+    return await problem(request, 409, messages.STALE_VERSION.format(current=error.current))
+
+
+async def _server_error(request: Request, error: Exception) -> Response:
+    return await problem(request, 500, messages.SERVER_ERROR)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(EngineError, _engine_error)
+    app.add_exception_handler(GameNotFound, _not_found)
+    app.add_exception_handler(VersionConflict, _conflict)
+    app.add_exception_handler(Exception, _server_error)

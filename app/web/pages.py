@@ -1,0 +1,160 @@
+"""The page routes (SPEC §8): the board, resume, share, new game, and the form posts
+that answer htmx with only the blocks that changed."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request, Response
+from fastapi.responses import RedirectResponse
+
+from app.engine import Card, DealCode, EngineError, Game, Move
+from app.store import Prefs, StoredGame, VersionConflict
+from app.store.games import Action
+from app.web import messages
+from app.web.deps import GameDep, PlayerDep, RendererDep, StoreDep
+from app.web.errors import engine_status, sentence
+from app.web.render import VARY, is_htmx
+from app.web.schemas import random_deal, rules_from
+
+router = APIRouter(tags=["pages"], include_in_schema=False)
+
+Version = Annotated[int | None, Form(description="the version shown when the form was drawn")]
+
+
+def _see(url: str) -> Response:
+    return RedirectResponse(url, status_code=303, headers=VARY)
+
+
+def _to_game(request: Request, stored: StoredGame) -> Response:
+    url = f"/games/{stored.id}"
+    if is_htmx(request):
+        return Response(status_code=200, headers={**VARY, "HX-Redirect": url})
+    return _see(url)
+
+
+@router.get("/")
+async def resume(player: PlayerDep, store: StoreDep) -> Response:
+    """Continue the latest unfinished game, or deal a new one with the player's choices."""
+    stored = await store.resume(player)
+    if stored is None:
+        prefs = await store.prefs(player)
+        stored = await store.create_game(player, random_deal(rules_from(prefs.preset, prefs.draw)))
+    return _see(f"/games/{stored.id}")
+
+
+@router.get("/games/{game_id}")
+async def board(
+    request: Request, stored: GameDep, player: PlayerDep, store: StoreDep, render: RendererDep
+) -> Response:
+    return render.page(request, stored, await store.prefs(player))
+
+
+@router.get("/deal/{code}")
+async def share(request: Request, code: str, player: PlayerDep, store: StoreDep) -> Response:
+    """A new game of a shared deal, with its rules; the sharer's game is untouched."""
+    deal = DealCode.parse(code)
+    return _to_game(request, await store.create_game(player, deal))
+
+
+@router.post("/games")
+async def new_game(
+    request: Request,
+    player: PlayerDep,
+    store: StoreDep,
+    preset: Annotated[str, Form()] = "app",
+    draw: Annotated[int, Form()] = 3,
+    double_click: Annotated[list[str] | None, Form()] = None,
+) -> Response:
+    """The New game dialog: remembers its choices as the player's, then deals."""
+    rules = rules_from(preset, draw)
+    # A checked box follows its hidden "false" twin, so the last value is the choice.
+    tap_to_column = (double_click or ["true"])[-1].lower() in ("true", "on", "1")
+    await store.save_prefs(player, Prefs(tap_to_column, rules.preset, rules.draw))
+    return _to_game(request, await store.create_game(player, random_deal(rules)))
+
+
+async def _act(
+    request: Request,
+    game_id: str,
+    player: str,
+    store: StoreDep,
+    render: RendererDep,
+    action: Action,
+    version: int | None,
+) -> Response:
+    """Apply an action from a form; answer htmx with the changed blocks, others with a
+    redirect to the board (or the board with the reason, when refused)."""
+    htmx = is_htmx(request)
+    try:
+        stored = await store.act(player, game_id, action, version=version)
+    except (EngineError, VersionConflict) as error:
+        if isinstance(error, VersionConflict):
+            status_code = 409
+            reason = messages.STALE_VERSION.format(current=error.current)
+        else:
+            status_code = engine_status(error)
+            reason = sentence(str(error))
+        if htmx:
+            return render.message(request, reason, status_code)
+        current = await store.load_game(player, game_id)
+        prefs = await store.prefs(player)
+        return render.page(request, current, prefs, message=reason, status_code=status_code)
+    if htmx:
+        return render.update(request, stored)
+    return _see(f"/games/{game_id}")
+
+
+@router.post("/games/{game_id}/moves")
+async def play_move(
+    request: Request,
+    game_id: str,
+    player: PlayerDep,
+    store: StoreDep,
+    render: RendererDep,
+    move: Annotated[str, Form()],
+    version: Version = None,
+) -> Response:
+    parsed = Move.parse(move)
+
+    def play(game: Game, prefs: Prefs) -> Move:
+        return game.play(parsed)
+
+    return await _act(request, game_id, player, store, render, play, version)
+
+
+@router.post("/games/{game_id}/undo")
+async def undo(
+    request: Request,
+    game_id: str,
+    player: PlayerDep,
+    store: StoreDep,
+    render: RendererDep,
+    version: Version = None,
+) -> Response:
+    def take_back(game: Game, prefs: Prefs) -> None:
+        game.undo()
+
+    return await _act(request, game_id, player, store, render, take_back, version)
+
+
+@router.post("/games/{game_id}/tap")
+async def tap(
+    request: Request,
+    game_id: str,
+    player: PlayerDep,
+    store: StoreDep,
+    render: RendererDep,
+    card: Annotated[str, Form()],
+    double_click: Annotated[bool | None, Form()] = None,
+    double: Annotated[bool, Form()] = False,
+    version: Version = None,
+) -> Response:
+    tapped = Card.parse(card)
+
+    def tap_card(game: Game, prefs: Prefs) -> Move:
+        to_column = prefs.double_click if double_click is None else double_click
+        return game.tap(tapped, double_click=to_column, double=double)
+
+    return await _act(request, game_id, player, store, render, tap_card, version)
+

@@ -1,0 +1,84 @@
+"""HTML answers: the board page, the htmx partials of a move, error pages (jinja2-fragments)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jinja2_fragments.fastapi import Jinja2Blocks
+from starlette.requests import Request
+from starlette.responses import Response
+
+from app.store import Prefs, StoredGame
+from app.web.views import changed_blocks, game_dict
+
+BOARD = "board.html"
+ERROR = "error.html"
+# One URL answers both a full page and htmx partials: caches must keep them apart.
+VARY = {"Vary": "HX-Request", "Cache-Control": "no-store"}
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+class Renderer:
+    """Renders templates/board.html (whole, or some of its blocks) and error.html."""
+
+    def __init__(self, directory: Path) -> None:
+        self.templates = Jinja2Blocks(directory=str(directory))
+
+    def _context(
+        self, game: dict[str, Any] | None, prefs: Prefs | None, oob: bool, message: str | None
+    ) -> dict[str, Any]:
+        shown = prefs or Prefs()
+        return {
+            "game": game,
+            "prefs": {
+                "double_click": shown.double_click,
+                "preset": shown.preset,
+                "draw": shown.draw,
+            },
+            "oob": oob,
+            "message": message,
+        }
+
+    def page(
+        self,
+        request: Request,
+        stored: StoredGame,
+        prefs: Prefs,
+        *,
+        message: str | None = None,
+        status_code: int = 200,
+    ) -> Response:
+        """The whole board page."""
+        context = self._context(game_dict(stored), prefs, False, message)
+        return self.templates.TemplateResponse(
+            request, BOARD, context, status_code=status_code, headers=VARY
+        )
+
+    def update(self, request: Request, stored: StoredGame) -> Response:
+        """The blocks an action changed, each an out-of-band swap."""
+        before = stored.before if stored.before is not None else stored.game.position
+        blocks = changed_blocks(before, stored.game.position)
+        context = self._context(game_dict(stored), None, True, None)
+        return self.templates.TemplateResponse(
+            request, BOARD, context, block_names=blocks, headers=VARY
+        )
+
+    def message(
+        self, request: Request, message: str, status_code: int, game: dict[str, Any] | None = None
+    ) -> Response:
+        """Only the message block (out of band): an htmx request that was refused."""
+        context = self._context(game, None, True, message)
+        return self.templates.TemplateResponse(
+            request, BOARD, context, block_name="message", status_code=status_code, headers=VARY
+        )
+
+    def error(self, request: Request, status_code: int, message: str) -> Response:
+        """The friendly error page."""
+        context = {"message": message, "status_code": status_code}
+        return self.templates.TemplateResponse(
+            request, ERROR, context, status_code=status_code, headers=VARY
+        )

@@ -1,0 +1,142 @@
+"""The JSON API's request and response bodies (SPEC §7), as the OpenAPI document shows them."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.engine import DealCode, InvalidRulesError, Rules
+from app.engine.codes import MAX_DEAL_NUMBER
+from app.web import messages
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGame(Body):
+    """A new game: `{}` deals a random `app` draw-3 game; or a deal `code`; or a
+    `preset`/`draw` and `rules` options (omitted options take the preset's), with
+    an optional custom `deck` of 52 cards in dealing order."""
+
+    code: str | None = Field(default=None, examples=["CF1-D1-HELLOAB"])
+    preset: str | None = Field(default=None, examples=["classic"])
+    draw: int | None = Field(default=None, examples=[1])
+    rules: dict[str, Any] | None = Field(
+        default=None, examples=[{"preset": "skill", "draw": 1, "passes": 3}]
+    )
+    deck: list[str] | None = Field(default=None, description="52 cards in dealing order d")
+
+    def deal_code(self) -> DealCode:
+        """The deal this asks for; raises EngineError (or InvalidRulesError) with the reason."""
+        if self.code is not None:
+            if (self.preset, self.draw, self.rules, self.deck) != (None, None, None, None):
+                raise InvalidRulesError(messages.CODE_AND_OPTIONS)
+            return DealCode.parse(self.code)
+        rules = rules_from(self.preset, self.draw, self.rules)
+        if self.deck is not None:
+            return DealCode.for_deck(self.deck, rules)
+        return random_deal(rules)
+
+
+def rules_from(
+    preset: str | None, draw: int | None, options: dict[str, Any] | None = None
+) -> Rules:
+    """Rules from a preset, a draw count and other options, each optional."""
+    merged = dict(options or {})
+    if preset is not None:
+        if merged.get("preset", preset) != preset:
+            raise InvalidRulesError(
+                messages.PRESET_CONFLICT.format(outer=preset, inner=merged["preset"])
+            )
+        merged["preset"] = preset
+    if draw is not None:
+        if merged.get("draw", draw) != draw:
+            raise InvalidRulesError(
+                messages.DRAW_CONFLICT.format(outer=draw, inner=merged["draw"])
+            )
+        merged["draw"] = draw
+    return Rules.from_dict(merged)
+
+
+def random_deal(rules: Rules) -> DealCode:
+    """A deal number drawn from the operating system's randomness."""
+    return DealCode(rules, number=secrets.randbelow(MAX_DEAL_NUMBER + 1))
+
+
+class MoveBody(Body):
+    move: str = Field(examples=["QC-t2", "draw", "8H-f"])
+    version: int | None = Field(
+        default=None, description="the version the move was chosen in; 409 if the game moved on"
+    )
+
+
+class UndoBody(Body):
+    version: int | None = None
+
+
+class TapBody(Body):
+    card: str = Field(examples=["KH"])
+    double_click: bool | None = Field(
+        default=None, description="overrides the player's double click setting for this tap"
+    )
+    double: bool = Field(default=False, description="a double tap (skill: to the foundation)")
+    version: int | None = None
+
+
+class RulesOut(BaseModel):
+    preset: str
+    draw: int
+    passes: int | None
+    tableau_moves: str
+    empty_column: str
+    foundation_to_tableau: bool
+    undo_limit: int | None
+    scoring: str
+    autocomplete: bool
+
+
+class ReserveOut(BaseModel):
+    count: int
+    top: str | None
+
+
+class FoundationOut(BaseModel):
+    suit: str
+    cards: list[str]
+
+
+class DealOut(BaseModel):
+    """A deal's opening position, or a game's position: lists run bottom to top."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    code: str
+    rules: RulesOut
+    version: int
+    start_rank: str
+    stock: int
+    waste: list[str]
+    pass_: int = Field(alias="pass")
+    reserve: ReserveOut
+    foundations: list[FoundationOut]
+    tableau: list[list[str]]
+    score: int
+    moves: int
+    won: bool
+    undo_available: int
+    legal_moves: list[str]
+    summary: str
+
+
+class GameOut(DealOut):
+    """A game (SPEC §7), plus `seconds`: the playing time the server counts (skill scoring)."""
+
+    id: str
+    seconds: int
+
+
+class ErrorOut(BaseModel):
+    detail: str = Field(examples=["8H is under QC in the reserve"])

@@ -1,0 +1,67 @@
+"""The server's settings, read once from the environment (pydantic-settings)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from app.store.db import normalise_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Settings(BaseSettings):
+    """Environment: DATABASE_URL, SECRET_KEY, and CANFIELD_* for the rest.
+
+    Unset, the database is a SQLite file in the data folder and the secret key is
+    generated once and kept there (`secret_key` file), so cookies outlive restarts.
+    Several servers sharing one PostgreSQL must be given the same SECRET_KEY.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="CANFIELD_", populate_by_name=True)
+
+    database_url: str = Field(
+        default="", validation_alias=AliasChoices("DATABASE_URL", "database_url")
+    )
+    secret_key: str = Field(default="", validation_alias=AliasChoices("SECRET_KEY", "secret_key"))
+    data_dir: Path = Path("data")
+    templates_dir: Path = ROOT / "templates"
+    static_dir: Path = ROOT / "static"
+    idle_limit_seconds: float = 60.0
+    """A gap between two actions counts as playing time only up to this (skill scoring)."""
+    max_body_bytes: int = 16 * 1024
+    allowed_origins: list[str] = []
+    """Origins besides the server's own that may post (e.g. the public https origin
+    behind a proxy that rewrites Host)."""
+
+    def resolved_database_url(self) -> str:
+        """DATABASE_URL, or the SQLite file `canfield.db` in the data folder."""
+        if self.database_url:
+            return normalise_url(self.database_url)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{(self.data_dir / 'canfield.db').resolve()}"
+
+    def resolved_secret_key(self) -> str:
+        """SECRET_KEY, or the key kept in the data folder (made on first start)."""
+        if self.secret_key:
+            return self.secret_key
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        path = self.data_dir / "secret_key"
+        if not path.exists():
+            # Written aside, then linked into place: two servers starting at once
+            # end up with the one key that won the link.
+            draft = path.with_name(f".secret_key.{os.getpid()}")
+            fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as file:
+                file.write(secrets.token_urlsafe(32) + "\n")
+            try:
+                os.link(draft, path)
+            except FileExistsError:
+                pass
+            finally:
+                draft.unlink()
+        return path.read_text().strip()

@@ -1,0 +1,121 @@
+"""What the client sees of a game: the SPEC §7 game dict, and which page blocks a move changed."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from app.engine import RANKS, SUITS, DealCode, Game, Position, Rules, legal_moves, summary
+from app.store import StoredGame
+
+PILE_BLOCKS = (
+    "pile_stock",
+    "pile_waste",
+    "pile_reserve",
+    "pile_fC",
+    "pile_fD",
+    "pile_fH",
+    "pile_fS",
+    "pile_t1",
+    "pile_t2",
+    "pile_t3",
+    "pile_t4",
+)
+# Drawn after every applied action: score, moves and pass; and the position in words.
+ALWAYS = ("status", "summary")
+
+
+@lru_cache(maxsize=256)
+def rules_dict(rules: Rules) -> dict[str, Any]:
+    """The rules as JSON (cached: rules are immutable; callers must not change the dict)."""
+    return rules.to_dict()
+
+
+def piles(position: Position) -> dict[str, Any]:
+    """The pile fields of the game dict, in SPEC §7 order."""
+    reserve = position.reserve
+    return {
+        "start_rank": RANKS[position.start_rank],
+        "stock": len(position.stock),
+        "waste": [str(card) for card in position.waste],
+        "pass": position.pass_number,
+        "reserve": {"count": len(reserve), "top": str(reserve[-1]) if reserve else None},
+        "foundations": [
+            {"suit": SUITS[suit], "cards": [str(card) for card in position.foundation_cards(suit)]}
+            for suit in position.foundation_order
+        ],
+        "tableau": [[str(card) for card in column] for column in position.tableau],
+    }
+
+
+def _game_fields(code: str, game: Game) -> dict[str, Any]:
+    return {
+        "code": code,
+        "rules": rules_dict(game.rules),
+        "version": game.version,
+        **piles(game.position),
+        "score": game.score,
+        "moves": game.moves,
+        "won": game.won,
+        "undo_available": game.undo_available,
+        "legal_moves": [str(move) for move in game.legal_moves()],
+        "summary": game.summary(),
+    }
+
+
+def game_dict(stored: StoredGame) -> dict[str, Any]:
+    """The game as the JSON API and the page templates see it (SPEC §7)."""
+    return {
+        "id": stored.id,
+        **_game_fields(stored.code, stored.game),
+        "seconds": int(stored.game.seconds),
+    }
+
+
+def deal_dict(code: DealCode) -> dict[str, Any]:
+    """The opening position of a deal, in the game dict's shape without an id."""
+    position = Position.deal(code.deck)
+    rules = code.rules
+    return {
+        "code": str(code),
+        "rules": rules_dict(rules),
+        "version": 0,
+        **piles(position),
+        "score": 0,
+        "moves": 0,
+        "won": False,
+        "undo_available": 0,
+        "legal_moves": [str(move) for move in legal_moves(position, rules)],
+        "summary": summary(position),
+    }
+
+
+def to_json(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _pile_keys(position: Position) -> tuple[object, ...]:
+    """Per block of PILE_BLOCKS, in order, exactly what that block shows."""
+    reserve = position.reserve
+    return (
+        # The stock shows its count, and a recycle button while the waste has cards.
+        (len(position.stock), bool(position.waste)),
+        position.waste,
+        (len(reserve), reserve[-1] if reserve else None),
+        *position.foundations,
+        *position.tableau,
+    )
+
+
+def changed_blocks(before: Position, after: Position) -> list[str]:
+    """The page blocks to redraw after an action: the piles whose content changed,
+    then `status` and `summary`."""
+    changed = [
+        name
+        for name, old, new in zip(
+            PILE_BLOCKS, _pile_keys(before), _pile_keys(after), strict=True
+        )
+        if old != new
+    ]
+    return [*changed, *ALWAYS]

@@ -1,0 +1,256 @@
+"""Shared fixtures: a PostgreSQL server the suite starts itself, databases, the app and
+clients, and a real `canfield serve` process."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from app.store.db import make_engine, migrate
+from app.web.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+DATABASES = ("sqlite", "postgresql")
+TEMPLATE_DB = "canfield_template"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _pg_bin() -> Path:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
+    if not found:
+        raise RuntimeError(
+            "PostgreSQL server binaries not found under /usr/lib/postgresql "
+            "(`make system-deps` installs them)"
+        )
+    return Path(found[-1]).parent
+
+
+def _as_postgres(*command: str) -> list[str]:
+    # initdb refuses to run as root: run the server as the postgres user then.
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *command]
+    return list(command)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster on 127.0.0.1 and a free port; yields its admin URL."""
+    bin_dir = _pg_bin()
+    base = Path(tempfile.mkdtemp(prefix="canfield-pg-"))
+    data = base / "data"
+    if os.geteuid() == 0:
+        shutil.chown(base, "postgres", "postgres")
+    port = free_port()
+    subprocess.run(
+        _as_postgres(
+            str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
+            "-E", "UTF8", "--no-locale", "--no-sync",
+        ),
+        check=True,
+        capture_output=True,
+    )
+    # fsync off: a test cluster thrown away at the end needs no durability.
+    options = f"-h 127.0.0.1 -p {port} -k {base} -F -c max_connections=200"
+    subprocess.run(
+        _as_postgres(
+            str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options,
+            "-l", str(base / "server.log"), "-w", "-t", "60", "start",
+        ),
+        check=True,
+        capture_output=True,
+    )
+    url = f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    try:
+        admin = create_engine(url, isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            connection.execute(text(f"CREATE DATABASE {TEMPLATE_DB}"))
+        admin.dispose()
+        template = make_engine(_database(url, TEMPLATE_DB))
+        migrate(template)
+        template.dispose()
+        yield url
+    finally:
+        subprocess.run(
+            _as_postgres(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"),
+            capture_output=True,
+        )
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _database(url: str, name: str) -> str:
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+@dataclass
+class Databases:
+    """Makes fresh databases of one kind for a test, and drops them afterwards."""
+
+    kind: str
+    tmp: Path
+    server: str | None
+    made: list[str] = field(default_factory=list)
+
+    def new(self, *, migrated: bool = True) -> str:
+        """A new empty database's URL; `migrated` ones already have the schema."""
+        if self.server is None:
+            return f"sqlite:///{self.tmp / f'db-{len(self.made)}.sqlite'}"
+        name = f"test_{uuid.uuid4().hex[:12]}"
+        template = TEMPLATE_DB if migrated else "template0"
+        admin = create_engine(self.server, isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            connection.execute(text(f"CREATE DATABASE {name} TEMPLATE {template}"))
+        admin.dispose()
+        self.made.append(name)
+        return _database(self.server, name)
+
+    def drop_all(self) -> None:
+        if self.server is None or not self.made:
+            return
+        admin = create_engine(self.server, isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            for name in self.made:
+                connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
+
+
+@pytest.fixture(params=DATABASES)
+def databases(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databases]:
+    """Fresh databases of each kind: the test runs once on SQLite, once on PostgreSQL."""
+    kind: str = request.param
+    server = request.getfixturevalue("postgres_server") if kind == "postgresql" else None
+    made = Databases(kind, tmp_path, server)
+    yield made
+    made.drop_all()
+
+
+@pytest.fixture
+def database_url(databases: Databases) -> str:
+    return databases.new()
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return Settings(
+        database_url=database_url,
+        data_dir=tmp_path / "data",
+        secret_key="test-secret-key",
+    )
+
+
+@pytest.fixture
+def app(settings: Settings) -> Iterator[FastAPI]:
+    from app.web.app import create_app  # loaded here so engine-only runs never import the web
+
+    application = create_app(settings)
+    yield application
+    application.state.store.engine.dispose()
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    """A browser-less player with its own cookie jar."""
+    with TestClient(app, base_url="http://testserver") as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def make_client(app: FastAPI) -> Iterator[Callable[[], TestClient]]:
+    """More players on the same app, each with its own cookies."""
+    clients: list[TestClient] = []
+
+    def make() -> TestClient:
+        test_client = TestClient(app, base_url="http://testserver")
+        test_client.__enter__()
+        clients.append(test_client)
+        return test_client
+
+    yield make
+    for test_client in clients:
+        test_client.__exit__(None, None, None)
+
+
+@dataclass
+class ServerProcess:
+    """A real `canfield serve` process on 127.0.0.1 (start, kill, start again)."""
+
+    database_url: str
+    data_dir: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> None:
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database_url,
+            "CANFIELD_DATA_DIR": str(self.data_dir),
+            "PYTHONUNBUFFERED": "1",
+        }
+        env.pop("SECRET_KEY", None)  # the key is made once and kept in the data folder
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                assert self.process.stderr is not None
+                raise RuntimeError(f"server exited: {self.process.stderr.read().decode()}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1.0).status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not answer /healthz in time")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers, no flushing; what was committed must survive."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def server_process(databases: Databases, tmp_path: Path) -> Iterator[ServerProcess]:
+    """A real server process over a fresh database of each kind (not yet started)."""
+    server = ServerProcess(databases.new(), tmp_path / "server-data")
+    yield server
+    server.stop()
