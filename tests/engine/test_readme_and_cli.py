@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def readme_engine_example() -> str:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
+    blocks: list[str] = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
     assert len(blocks) == 1, "the README has one python example"
     return blocks[0]
 
