@@ -1,0 +1,38 @@
+"""The migrations build exactly the models' schema, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from conftest import Databases
+from sqlalchemy import inspect, text
+
+from app.store.db import make_engine, migrate
+from app.store.models import Base
+
+
+def test_the_migrations_produce_exactly_the_models_schema(databases: Databases) -> None:
+    engine = make_engine(databases.new(migrated=False))
+    try:
+        with engine.connect() as connection:
+            assert inspect(connection).get_table_names() == []
+        migrate(engine)
+        with engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            differences = compare_metadata(context, Base.metadata)
+            assert differences == []
+            assert set(inspect(connection).get_table_names()) >= {"players", "games", "actions"}
+    finally:
+        engine.dispose()
+
+
+def test_migrating_twice_changes_nothing(databases: Databases) -> None:
+    engine = make_engine(databases.new(migrated=False))
+    try:
+        migrate(engine)
+        migrate(engine)
+        with engine.connect() as connection:
+            version = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        assert version == "0001"
+    finally:
+        engine.dispose()
