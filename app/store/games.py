@@ -105,9 +105,10 @@ _GAME_COLUMNS = (
 class Store:
     """Players and games in one database (SQLite or PostgreSQL).
 
-    Writes on SQLite are serialised in this process (one writer at a time, taken
-    in arrival order) and begin IMMEDIATE across processes. On PostgreSQL an
-    action commits only if the game's version is still the one it started from.
+    Writes on SQLite are serialised in this process (one writer at a time) and
+    begin IMMEDIATE across processes. On PostgreSQL an action locks its game's row
+    (SELECT ... FOR UPDATE), so actions on one game take turns while other games
+    go on; and an update commits only if the version is still the one it read.
     """
 
     def __init__(
@@ -238,7 +239,7 @@ class Store:
         """
         for _ in range(RETRIES):
             with self._writing() as connection:
-                row = self._select(connection, player_id, game_id)
+                row = self._select(connection, player_id, game_id, lock=True)
                 if version is not None and row.version != version:
                     raise VersionConflict(row.version)
                 stored = self._stored(connection, row)
@@ -271,12 +272,18 @@ class Store:
 
     # -- rows <-> games ------------------------------------------------------------
 
-    def _select(self, connection: Connection, player_id: str, game_id: str) -> GameRecord:
-        row = connection.execute(
+    def _select(
+        self, connection: Connection, player_id: str, game_id: str, *, lock: bool = False
+    ) -> GameRecord:
+        query = (
             select(*_GAME_COLUMNS, players.c.double_click)
             .join(players, players.c.id == games.c.player_id)
             .where(games.c.id == game_id, games.c.player_id == player_id)
-        ).one_or_none()
+        )
+        if lock:
+            # PostgreSQL: actions on one game queue on its row (SQLite has the write lock).
+            query = query.with_for_update(of=games)
+        row = connection.execute(query).one_or_none()
         if row is None:
             raise GameNotFound(game_id)
         return row
