@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from app.engine.errors import InvalidCardError
 
@@ -15,19 +15,39 @@ SUIT_WORD_SINGULAR = ("club", "diamond", "heart", "spade")
 RED_SUITS = frozenset((1, 2))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card: `rank` 0..12 (ace..king) and `suit` 0..3 (clubs, diamonds, hearts, spades).
 
     `str()` is the notation (`TC`); `Card.parse` reads it back. There are exactly
-    52 shared instances behind `parse`, `of` and `from_index`.
+    52 instances: `Card(rank, suit)`, `parse`, `of`, `from_index`, copies and
+    unpickling all give the shared one, so equality and hashing are by identity.
     """
 
     rank: int
     suit: int
+    # Set once per card in __post_init__; plain attributes because the rules engine
+    # reads them in its innermost loops.
+    index: int = field(init=False, repr=False)
+    """The card's place in the ordered deck (AC, 2C, …, KC, AD, …, KS): 0..51."""
+    red: bool = field(init=False, repr=False)
 
-    _all: ClassVar[tuple[Card, ...]]
+    _all: ClassVar[tuple[Card, ...]] = ()
     _by_name: ClassVar[dict[str, Card]]
+
+    def __new__(cls, rank: int, suit: int) -> Card:
+        if cls._all:
+            if not (0 <= rank < 13 and 0 <= suit < 4):
+                raise InvalidCardError(f"no card has rank {rank!r} and suit {suit!r}")
+            return cls._all[suit * 13 + rank]
+        return object.__new__(cls)  # only while the 52 cards are made, below
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", self.suit * 13 + self.rank)
+        object.__setattr__(self, "red", self.suit in RED_SUITS)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Card.from_index, (self.index,))
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -53,14 +73,6 @@ class Card:
     def from_index(index: int) -> Card:
         """The card at `index` of the ordered deck (AC, 2C, …, KC, AD, …, KS)."""
         return Card._all[index]
-
-    @property
-    def index(self) -> int:
-        return self.suit * 13 + self.rank
-
-    @property
-    def red(self) -> bool:
-        return self.suit in RED_SUITS
 
     @property
     def name(self) -> str:

@@ -71,7 +71,10 @@ class Game:
     def play(self, move: Move | str) -> Move:
         """Apply a move; raises InvalidMoveError or IllegalMoveError and changes nothing."""
         if isinstance(move, str):
-            move = Move.parse(move)
+            text = move
+            move = Move.parse(move)  # the notation is exact, so `text` is already canonical
+        else:
+            text = str(move)
         before = self.position
         after = apply_move(before, self.rules, move)
         placed = sum(after.foundations) - sum(before.foundations)
@@ -79,7 +82,7 @@ class Game:
         self.position = after
         self.points += self.scoring.action_points(placed)
         self.moves += 1
-        self.actions.append(str(move))
+        self.actions.append(text)
         return move
 
     def undo(self) -> None:

@@ -22,19 +22,13 @@ class Move(NamedTuple):
     @staticmethod
     def parse(text: str) -> Move:
         """Read `draw`, `8H-f` or `KH-t4` (case-sensitive); raises InvalidMoveError."""
-        if text == "draw":
-            return DRAW
-        if isinstance(text, str) and len(text) in (4, 5) and text[2] == "-":
-            card = Card.lookup(text[:2])
-            if card is not None:
-                if text[3:] == "f":
-                    return Move(card, FOUNDATION)
-                if len(text) == 5 and text[3] == "t" and text[4] in "1234":
-                    return Move(card, int(text[4]) - 1)
-        raise InvalidMoveError(
-            f"unknown move {text!r}: expected draw, a card to its foundation such as 8H-f, "
-            "or a card to a column such as KH-t4"
-        )
+        move = _BY_TEXT.get(text) if isinstance(text, str) else None
+        if move is None:
+            raise InvalidMoveError(
+                f"unknown move {text!r}: expected draw, a card to its foundation such as 8H-f, "
+                "or a card to a column such as KH-t4"
+            )
+        return move
 
     @property
     def is_draw(self) -> bool:
@@ -52,3 +46,10 @@ class Move(NamedTuple):
 
 
 DRAW = Move(None, FOUNDATION)
+
+# Every move there is, made once, so that move generation allocates nothing:
+# MOVES_OF[card.index][target + 1] is the move of that card to FOUNDATION (-1) or column 0..3.
+MOVES_OF: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(Card.from_index(i), target) for target in range(FOUNDATION, 4)) for i in range(52)
+)
+_BY_TEXT: dict[str, Move] = {"draw": DRAW} | {str(m): m for row in MOVES_OF for m in row}

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from app.engine.cards import SUIT_WORD_SINGULAR, SUITS, Card, fits_on
 from app.engine.errors import IllegalMoveError
-from app.engine.moves import DRAW, FOUNDATION, Move
+from app.engine.moves import DRAW, FOUNDATION, MOVES_OF, Move
 from app.engine.rules import Rules
 
 COLUMNS = 4
@@ -83,60 +83,90 @@ class Position(NamedTuple):
         return out
 
 
+# _RUNS[start_rank][suit] is that suit's foundation sequence from the start rank, then None:
+# a foundation holding `count` cards takes _RUNS[..][count] next and shows [count - 1] on top.
+_RUNS: tuple[tuple[tuple[Card | None, ...], ...], ...] = tuple(
+    tuple((*(Card.of((start + i) % 13, suit) for i in range(13)), None) for suit in range(4))
+    for start in range(13)
+)
+# _FITS_ON[card.index] is the two cards that go on that card in a column.
+_FITS_ON: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(c for c in Card._all if fits_on(c, under)) for under in Card._all
+)
+
+
 def legal_moves(position: Position, rules: Rules) -> list[Move]:
     """Every move legal in `position`, each once: reserve, waste, columns, foundations, draw."""
-    if sum(position.foundations) == 52:
+    stock, waste, reserve, foundations, tableau, pass_number, start_rank, _ = position
+    clubs, diamonds, hearts, spades = foundations
+    if clubs + diamonds + hearts + spades == 52:
         return []
+    runs = _RUNS[start_rank]
+    # The card each foundation takes next (None when it is full).
+    takes = (runs[0][clubs], runs[1][diamonds], runs[2][hearts], runs[3][spades])
+    # Which columns each card could go on: only the two cards that fit on each last card,
+    # plus, where allowed, the empty columns.
+    fitting: dict[Card, list[int]] = {}
+    empty: list[int] = []
+    for target, column in enumerate(tableau):
+        if column:
+            for card in _FITS_ON[column[-1].index]:
+                if card in fitting:
+                    fitting[card].append(target)
+                else:
+                    fitting[card] = [target]
+        else:
+            empty.append(target)
+    empty_any = bool(empty) and rules.empty_column == "any"
     moves: list[Move] = []
-    tableau = position.tableau
-    tops = [column[-1] if column else None for column in tableau]
-    empty_any = rules.empty_column == "any"
+    append = moves.append
 
     def to_columns(card: Card, source: int, empty_ok: bool) -> None:
-        for target in range(COLUMNS):
-            if target == source:
-                continue
-            top = tops[target]
-            if top is None:
-                if empty_ok:
-                    moves.append(Move(card, target))
-            elif top.red != card.red and (card.rank + 1) % 13 == top.rank:
-                moves.append(Move(card, target))
+        row = MOVES_OF[card.index]
+        targets = fitting.get(card, ())
+        if empty_ok:
+            targets = sorted((*targets, *empty))
+        for target in targets:
+            if target != source:
+                append(row[target + 1])
 
-    if position.reserve:
-        card = position.reserve[-1]
-        if position.foundation_accepts(card):
-            moves.append(Move(card, FOUNDATION))
-        to_columns(card, -1, empty_any)
-    if position.waste:
-        card = position.waste[-1]
-        if position.foundation_accepts(card):
-            moves.append(Move(card, FOUNDATION))
-        to_columns(card, -1, True)
+    if reserve:
+        card = reserve[-1]
+        if takes[card.suit] is card:
+            append(MOVES_OF[card.index][0])
+        if empty_any or card in fitting:
+            to_columns(card, -1, empty_any)
+    if waste:
+        card = waste[-1]
+        if takes[card.suit] is card:
+            append(MOVES_OF[card.index][0])
+        if empty or card in fitting:
+            to_columns(card, -1, True)
     mode = rules.tableau_moves
     for source, column in enumerate(tableau):
         if not column:
             continue
-        last = len(column) - 1
-        if position.foundation_accepts(column[last]):
-            moves.append(Move(column[last], FOUNDATION))
+        card = column[-1]
+        if takes[card.suit] is card:
+            append(MOVES_OF[card.index][0])
         if mode == "any-run":
-            starts: Sequence[int] = range(last + 1)
+            starts: Sequence[Card] = column
         elif mode == "top-or-all":
-            starts = (0, last) if last else (0,)
+            starts = (column[0], card) if len(column) > 1 else column
         else:
-            starts = (0,)
-        for start in starts:
-            to_columns(column[start], source, empty_any)
+            starts = column[:1]
+        for card in starts:
+            if empty_any or card in fitting:
+                to_columns(card, source, empty_any)
     if rules.foundation_to_tableau:
-        for suit in range(4):
-            top_card = position.foundation_top(suit)
-            if top_card is not None:
-                to_columns(top_card, -1, empty_any)
-    if position.stock or (
-        position.waste and (rules.passes is None or position.pass_number < rules.passes)
-    ):
-        moves.append(DRAW)
+        for suit, count in enumerate(foundations):
+            if count:
+                top = runs[suit][count - 1]
+                assert top is not None
+                if empty_any or top in fitting:
+                    to_columns(top, -1, empty_any)
+    if stock or (waste and (rules.passes is None or pass_number < rules.passes)):
+        append(DRAW)
     return moves
 
 
@@ -263,9 +293,9 @@ def _play(position: Position, rules: Rules, move: Move) -> Position:
             pass_number += 1
     else:
         moving: tuple[Card, ...] = (card,)
-        if waste and waste[-1] == card:
+        if waste and waste[-1] is card:
             waste = waste[:-1]
-        elif reserve and reserve[-1] == card:
+        elif reserve and reserve[-1] is card:
             reserve = reserve[:-1]
         else:
             for i, column in enumerate(tableau):
@@ -285,15 +315,19 @@ def _play(position: Position, rules: Rules, move: Move) -> Position:
             tableau[move.target] = tableau[move.target] + moving
     if rules.autocomplete and not stock and not waste and not reserve:
         _autocomplete(position, foundations, tableau)
-    return Position(
-        stock,
-        waste,
-        reserve,
-        (foundations[0], foundations[1], foundations[2], foundations[3]),
-        tuple(tableau),
-        pass_number,
-        position.start_rank,
-        position.base_suit,
+    # tuple.__new__ skips the NamedTuple constructor's argument handling: this is the hot path.
+    return tuple.__new__(
+        Position,
+        (
+            stock,
+            waste,
+            reserve,
+            (foundations[0], foundations[1], foundations[2], foundations[3]),
+            tuple(tableau),
+            pass_number,
+            position.start_rank,
+            position.base_suit,
+        ),
     )
 
 

@@ -1,6 +1,9 @@
 """Deal codes, the shuffle, custom decks, rules tokens, card and move notation (SPEC §1, §2, §4)."""
 
+import copy
+import dataclasses
 import math
+import pickle
 import random
 import re
 
@@ -224,6 +227,17 @@ def test_card_names_read_in_any_case_and_write_in_upper_case() -> None:
     assert Card.parse("QC").name == "queen of clubs"
     assert Card.parse("TD").name == "10 of diamonds"
     assert Card.parse("TD").red and Card.parse("AH").red and not Card.parse("KS").red
+
+
+def test_there_are_exactly_52_cards_however_a_card_is_made() -> None:
+    queen = Card.parse("QC")
+    assert Card(11, 0) is queen
+    assert copy.copy(queen) is queen and copy.deepcopy(queen) is queen
+    assert pickle.loads(pickle.dumps(queen)) is queen
+    assert dataclasses.replace(queen, suit=2) is Card.parse("QH")
+    assert len({*ORDERED_DECK, *(Card.parse(str(card)) for card in ORDERED_DECK)}) == 52
+    with pytest.raises(InvalidCardError, match="no card has rank 13"):
+        Card(13, 0)
 
 
 @pytest.mark.parametrize("bad", ["", "T", "1C", "10C", "TCX", "XC", "Aſ", "ﬀ"])
