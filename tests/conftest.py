@@ -166,7 +166,7 @@ def app(settings: Settings) -> Iterator[FastAPI]:
 
     application = create_app(settings)
     yield application
-    application.state.store.engine.dispose()
+    application.state.store.close()
 
 
 @pytest.fixture

@@ -47,5 +47,6 @@ class AsyncStore:
         return await self._run(call)
 
     def close(self) -> None:
+        """Finish the work in hand and close the database connections (repeatable)."""
         self._executor.shutdown(wait=True)
         self.store.engine.dispose()
