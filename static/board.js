@@ -413,7 +413,6 @@
     const status = byId('status');
     if (!status || status.dataset.won !== 'true' || celebrated) return;
     celebrated = true;
-    const win = status.querySelector('.win');
     cascade().then(() => {
       const shown = byId('status') && byId('status').querySelector('.win');
       if (shown) {
@@ -422,7 +421,6 @@
         if (first) first.focus();
       }
     });
-    return win;
   }
 
   /** The cards leave the foundations one by one and bounce off the bottom of the screen. */
@@ -432,21 +430,21 @@
     layer.className = 'cascade';
     layer.setAttribute('aria-hidden', 'true');
     document.body.appendChild(layer);
+    document.body.classList.add('cascading');
     const ranks = 'A23456789TJQK';
     const start = ranks.indexOf(table.dataset.startRank || 'A');
     const piles = [...document.querySelectorAll('.foundation')];
     const floor = window.innerHeight;
-    const runs = [];
+    const animations = [];
     for (let step = 12; step >= 0; step--) {
       piles.forEach((pile, i) => {
-        const suit = pile.dataset.pile.slice(1);
         const box = pile.getBoundingClientRect();
         const card = document.createElement('span');
         card.className = 'card';
-        card.dataset.card = ranks[(start + step) % 13] + suit;
+        card.dataset.card = ranks[(start + step) % 13] + pile.dataset.pile.slice(1);
         card.style.left = `${box.left}px`;
         card.style.top = `${box.top}px`;
-        layer.appendChild(card);
+        layer.prepend(card); // the first to leave lies on top
         const order = (12 - step) * piles.length + i;
         const vx = (i % 2 ? 1 : -1) * (2.5 + ((order * 7) % 5));
         const frames = [];
@@ -456,11 +454,19 @@
           if (box.top + y + box.height > floor) { y = floor - box.top - box.height; vy *= -0.72; }
           frames.push({ transform: `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px)` });
         }
-        runs.push(card.animate(frames, { duration: 1500, delay: order * 45, fill: 'both', easing: 'linear' })
-          .finished.catch(() => {}));
+        animations.push(card.animate(frames, { duration: 1500, delay: order * 45, fill: 'both' }));
       });
     }
-    return Promise.all(runs).then(() => layer.remove());
+    // Any key or tap skips the show.
+    const skip = () => animations.forEach((a) => a.finish());
+    document.addEventListener('pointerdown', skip, { once: true });
+    document.addEventListener('keydown', skip, { once: true });
+    return Promise.all(animations.map((a) => a.finished.catch(() => {}))).then(() => {
+      document.removeEventListener('pointerdown', skip);
+      document.removeEventListener('keydown', skip);
+      document.body.classList.remove('cascading');
+      layer.remove();
+    });
   }
 
   afterChange();

@@ -1,0 +1,109 @@
+"""What the browser tests do on the board: open deals, read piles, click, drag, touch."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Locator, Page, expect
+
+SEED_CODE = "CF1-D3-AAAAAAAOEGYXXBLQBCLVSVVBKAUAXFBHCBYLVAMIYTIVUUAA"
+SEED_OPENING = (
+    "Stock: 34 cards; waste empty; reserve: 13 cards, top: queen of clubs. Foundations, "
+    "start rank 7: hearts up to 7 of hearts (1), spades empty, diamonds empty, clubs empty. "
+    "Column 1: 6 of clubs; column 2: king of hearts; column 3: queen of hearts; "
+    "column 4: ace of spades."
+)
+SEED_AFTER_THREE = (
+    "Stock: 34 cards; waste empty; reserve: 10 cards, top: jack of spades. Foundations, "
+    "start rank 7: hearts up to 8 of hearts (2), spades empty, diamonds empty, clubs empty. "
+    "Column 1: 6 of clubs; column 2: queen of spades; column 3: queen of hearts; "
+    "column 4: ace of spades, king of hearts, queen of clubs."
+)
+
+
+def open_deal(page: Page, code: str) -> str:
+    """Start a new game of `code` through the share link; returns the game id."""
+    page.goto(f"/deal/{code}")
+    page.wait_for_url(re.compile(r"/games/[^/]+$"))
+    expect(page.locator("#status")).to_have_attribute("data-version", "0")
+    return game_id(page)
+
+
+def game_id(page: Page) -> str:
+    gid = page.locator("#status").get_attribute("data-game-id")
+    assert gid
+    return gid
+
+
+def api_game(page: Page, gid: str) -> dict[str, Any]:
+    """The game as the server holds it (same cookies as the page)."""
+    response = page.context.request.get(f"/api/games/{gid}")
+    assert response.status == 200, response.text()
+    game: dict[str, Any] = response.json()
+    return game
+
+
+def card(page: Page, name: str) -> Locator:
+    return page.locator(f'#table .card[data-card="{name}"]')
+
+
+def in_pile(page: Page, pile: str, name: str) -> Locator:
+    return page.locator(f'#pile-{pile} .card[data-card="{name}"]')
+
+
+def wait_version(page: Page, version: int) -> None:
+    expect(page.locator("#status")).to_have_attribute("data-version", str(version))
+
+
+def _grip(box: dict[str, float]) -> tuple[float, float]:
+    # The top strip of a card is always visible, even in a squeezed column.
+    return box["x"] + box["width"] / 2, box["y"] + min(10.0, box["height"] / 2)
+
+
+def _centre(box: dict[str, float]) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def mouse_drag(page: Page, source: Locator, target: Locator) -> None:
+    """Drag `source` (with the cards on it) with the mouse and drop it on `target`."""
+    start = source.bounding_box()
+    end = target.bounding_box()
+    assert start and end
+    x, y = _grip(start)
+    tx, ty = _centre(end)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(tx, ty, steps=8)
+    page.mouse.up()
+
+
+def touch_drag(page: Page, source: Locator, target: Locator) -> None:
+    """The same with a finger: real touch input, which Chromium turns into touch pointers."""
+    start = source.bounding_box()
+    end = target.bounding_box()
+    assert start and end
+    x, y = _grip(start)
+    tx, ty = _centre(end)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 11):
+        px = x + (tx - x) * step / 10
+        py = y + (ty - y) * step / 10
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": px, "y": py}]}
+        )
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def near_won_deck() -> list[str]:
+    """A deck that a draw-1 game plays out card by card onto the foundations.
+
+    The base card is AC; the columns hold the other aces and 2C; the reserve (top last)
+    refills them with the twos to 5D in foundation order; the stock holds 5H…KS in order.
+    """
+    ranks = "A23456789TJQK"
+    order = [rank + suit for rank in ranks for suit in "CDHS"]  # AC AD AH AS 2C 2D …
+    reserve_top_first = order[5:18]  # 2D … 5D
+    return [*reversed(reserve_top_first), "AC", *order[1:5], *order[18:]]

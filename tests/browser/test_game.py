@@ -1,0 +1,235 @@
+"""The game around the board: stock and passes, undo, resuming, sharing, winning, no JS."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from board_helpers import (
+    SEED_CODE,
+    SEED_OPENING,
+    api_game,
+    card,
+    in_pile,
+    near_won_deck,
+    open_deal,
+    wait_version,
+)
+from playwright.sync_api import Browser, Page, expect
+
+Shot = Callable[[Page, str], None]
+
+
+def stock_count(page: Page) -> str:
+    return page.locator("#pile-stock .count").inner_text()
+
+
+def test_draw_three_fans_the_waste_and_recycles(page: Page, shot: Shot) -> None:
+    gid = open_deal(page, SEED_CODE)
+    stock = page.locator("#pile-stock")
+    stock.locator("button").click()
+    wait_version(page, 1)
+    expect(page.locator("#pile-waste .card")).to_have_count(3)
+    assert stock_count(page) == "31"
+    waste = api_game(page, gid)["waste"]
+    expect(page.locator("#pile-waste .card").last).to_have_attribute("data-card", waste[-1])
+    shot(page, "desktop-5-draw-three")
+    for version in range(2, 13):  # 34 cards: eleven more draws empty the stock
+        stock.locator("button").click()
+        wait_version(page, version)
+    assert stock_count(page) == "0"
+    expect(stock.locator(".recycle")).to_be_visible()
+    expect(page.locator("#status")).to_contain_text("Pass 1")
+    stock.locator(".recycle").click()  # turn the waste over: pass 2
+    wait_version(page, 13)
+    assert stock_count(page) == "34"
+    expect(page.locator("#pile-waste .card")).to_have_count(0)
+    expect(page.locator("#status")).to_contain_text("Pass 2")
+    assert api_game(page, gid)["pass"] == 2
+
+
+def test_draw_one_shows_one_card_and_the_pass_limit(page: Page) -> None:
+    response = page.context.request.post(
+        "/api/games", data={"code": SEED_CODE.replace("-D3-", "-D1P2-")}
+    )
+    assert response.status == 201, response.text()
+    game = response.json()
+    page.goto(f"/games/{game['id']}")
+    expect(page.locator("#status")).to_contain_text("Pass 1 of 2")
+    for version in range(1, 35):
+        page.keyboard.press("d")
+        wait_version(page, version)
+    expect(page.locator("#pile-waste .card")).to_have_count(1)
+    assert stock_count(page) == "0"
+    page.keyboard.press("d")  # recycle: the second and last pass
+    wait_version(page, 35)
+    expect(page.locator("#status")).to_contain_text("Pass 2 of 2")
+    for version in range(36, 70):
+        page.keyboard.press("d")
+        wait_version(page, version)
+    expect(page.locator("#pile-stock .spent")).to_be_visible()  # no pass left
+    assert "draw" not in api_game(page, game["id"])["legal_moves"]
+
+
+def test_undo_with_the_button_and_ctrl_z(page: Page) -> None:
+    gid = open_deal(page, SEED_CODE)
+    card(page, "QC").click()
+    wait_version(page, 1)
+    card(page, "8H").click()
+    wait_version(page, 2)
+    page.locator("#pile-stock button").click()
+    wait_version(page, 3)
+    page.locator("#undo").click()  # the draw
+    wait_version(page, 4)
+    expect(page.locator("#pile-waste .card")).to_have_count(0)
+    page.keyboard.press("Control+z")  # 8H leaves its foundation for the reserve again
+    wait_version(page, 5)
+    expect(in_pile(page, "reserve", "8H")).to_be_visible()
+    page.keyboard.press("Control+z")
+    wait_version(page, 6)
+    expect(page.locator("#summary")).to_have_text(SEED_OPENING)
+    game = api_game(page, gid)
+    assert (game["moves"], game["undo_available"], game["score"]) == (0, 0, 0)
+    page.locator("#undo").click()  # nothing left to undo: refused, nothing changes
+    expect(page.locator("#message")).not_to_be_empty()
+    assert api_game(page, gid)["version"] == 6
+
+
+def test_closing_the_page_and_coming_back_resumes_the_game(page: Page) -> None:
+    gid = open_deal(page, SEED_CODE)
+    card(page, "QC").click()
+    wait_version(page, 1)
+    card(page, "8H").click()
+    wait_version(page, 2)
+    summary = page.locator("#summary").inner_text()
+    context = page.context
+    page.close()
+    again = context.new_page()
+    again.goto("/")
+    expect(again.locator("#status")).to_have_attribute("data-game-id", gid)
+    expect(again.locator("#summary")).to_have_text(summary)
+    again.locator("#undo").click()
+    wait_version(again, 3)
+    expect(in_pile(again, "reserve", "8H")).to_be_visible()
+
+
+def test_the_share_link_deals_the_same_opening_as_a_new_game(
+    page: Page, browser: Browser, base_url: str, shot: Shot
+) -> None:
+    gid = open_deal(page, SEED_CODE)
+    card(page, "QC").click()
+    wait_version(page, 1)
+    page.locator("#share").click()
+    link = page.locator("#share-link")
+    expect(link).to_be_visible()
+    url = link.input_value()
+    assert url == f"{base_url}/deal/{SEED_CODE}"
+    expect(page.locator("#share-note")).not_to_be_empty()  # copied, or how to copy by hand
+    shot(page, "desktop-6-share")
+
+    friend = browser.new_context(base_url=base_url, viewport={"width": 360, "height": 640})
+    try:
+        other = friend.new_page()
+        other.goto(url)
+        other.wait_for_url(re.compile(r"/games/[^/]+$"))
+        expect(other.locator("#summary")).to_have_text(SEED_OPENING)
+        expect(other.locator("#status")).to_have_attribute("data-version", "0")
+        assert other.locator("#status").get_attribute("data-game-id") != gid
+    finally:
+        friend.close()
+    # The sharer's own game is untouched.
+    assert api_game(page, gid)["version"] == 1
+
+
+def test_winning_shows_the_celebration_then_new_game_and_replay(page: Page, shot: Shot) -> None:
+    request = page.context.request
+    response = request.post(
+        "/api/games", data={"deck": near_won_deck(), "rules": {"preset": "app", "draw": 1}}
+    )
+    assert response.status == 201, response.text()
+    game = response.json()
+    gid, code = game["id"], game["code"]
+    # Play it out through the API, all but the last card, then finish on the page.
+    while game["stock"] or len(game["waste"]) != 1:
+        to_foundation = [m for m in game["legal_moves"] if m.endswith("-f")]
+        move = to_foundation[0] if to_foundation else "draw"
+        response = request.post(
+            f"/api/games/{gid}/moves", data={"move": move, "version": game["version"]}
+        )
+        assert response.status == 200, response.text()
+        game = response.json()
+    assert game["waste"] == ["KS"] and not game["won"]
+    page.goto(f"/games/{gid}")
+    expect(page.locator(".win")).to_have_count(0)
+    card(page, "KS").click()
+    expect(page.locator(".cascade .card").first).to_be_attached()  # the cards cascade
+    shot(page, "desktop-7-cascade")
+    win = page.locator(".win")
+    expect(win).to_be_visible(timeout=10_000)
+    expect(win).to_contain_text("You won!")
+    expect(win).to_contain_text("Score 255")
+    expect(page.locator(".cascade")).to_have_count(0)
+    expect(win).to_have_css("opacity", "1")
+    shot(page, "desktop-8-won")
+    assert api_game(page, gid)["won"] is True
+    expect(win.get_by_role("link", name="Replay this deal")).to_have_attribute(
+        "href", f"/deal/{code}"
+    )
+    win.get_by_role("button", name="New game").click()
+    page.wait_for_url(re.compile(r"/games/[^/]+$"))
+    expect(page.locator("#status")).to_have_attribute("data-version", "0")
+    assert page.locator("#status").get_attribute("data-game-id") != gid
+
+
+def test_the_new_game_dialog_remembers_the_choices(page: Page) -> None:
+    open_deal(page, SEED_CODE)
+    page.locator("#new").click()
+    dialog = page.locator("#new-game")
+    expect(dialog).to_be_visible()
+    dialog.get_by_label("Classic").check()
+    dialog.get_by_label("1 card").check()
+    dialog.get_by_role("checkbox").uncheck()
+    dialog.get_by_role("button", name="Deal").click()
+    page.wait_for_url(re.compile(r"/games/[^/]+$"))
+    expect(page.locator("#table")).to_have_attribute("data-draw", "1")
+    gid = page.locator("#status").get_attribute("data-game-id")
+    assert gid
+    assert api_game(page, gid)["rules"]["preset"] == "classic"
+    page.locator("#new").click()
+    expect(dialog.get_by_label("Classic")).to_be_checked()
+    expect(dialog.get_by_label("1 card")).to_be_checked()
+    expect(dialog.get_by_role("checkbox")).not_to_be_checked()
+
+
+def test_an_old_page_reloads_instead_of_acting_on_a_stale_position(page: Page) -> None:
+    gid = open_deal(page, SEED_CODE)
+    other = page.context.new_page()
+    other.goto(f"/games/{gid}")
+    other.locator("#pile-stock button").click()  # the other tab draws
+    wait_version(other, 1)
+    card(page, "QC").click()  # this tab still shows version 0: the server says 409
+    wait_version(page, 1)  # the page reloaded and shows the game as it is
+    expect(page.locator("#pile-waste .card")).to_have_count(3)
+    assert api_game(page, gid)["version"] == 1
+
+
+def test_without_javascript_the_page_still_shows_the_position(
+    browser: Browser, base_url: str
+) -> None:
+    context = browser.new_context(base_url=base_url, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        open_deal(page, SEED_CODE)
+        expect(page.locator("#summary")).to_have_text(SEED_OPENING)
+        for pile, name in [
+            ("reserve", "QC"),
+            ("fH", "7H"),
+            ("t1", "6C"),
+            ("t2", "KH"),
+            ("t3", "QH"),
+            ("t4", "AS"),
+        ]:
+            expect(in_pile(page, pile, name)).to_be_visible()
+        expect(page.locator("#pile-stock .count")).to_have_text("34")
+    finally:
+        context.close()
