@@ -107,3 +107,16 @@ def near_won_deck() -> list[str]:
     order = [rank + suit for rank in ranks for suit in "CDHS"]  # AC AD AH AS 2C 2D …
     reserve_top_first = order[5:18]  # 2D … 5D
     return [*reversed(reserve_top_first), "AC", *order[1:5], *order[18:]]
+
+
+LONG_RUN = ["QH", "JC", "TH", "9C", "8H", "7C", "6H", "5C", "4H", "3C", "2H", "AC"]
+
+
+def long_column_deck() -> list[str]:
+    """A deck whose reserve (top first: QH, JC … AC) builds a 13-card column on KS in t1."""
+    reserve = ["KD", *reversed(LONG_RUN)]
+    columns = ["KS", "2D", "3D", "4D"]
+    base = "9D"
+    used = {*reserve, *columns, base}
+    stock = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK" if rank + suit not in used]
+    return [*reserve, base, *columns, *stock]

@@ -1,0 +1,113 @@
+"""The board's layout on a phone and a desktop: nothing overlaps or overflows, long
+columns squeeze to fit, and the page keeps to its CSP (no inline script or style)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from board_helpers import LONG_RUN, SEED_CODE, long_column_deck, open_deal
+from conftest import DESKTOP, PHONE
+from playwright.sync_api import Browser, Page, expect
+
+Shot = Callable[[Page, str], None]
+PILES = [
+    "pile-stock", "pile-waste", "pile-reserve", "pile-fC", "pile-fD", "pile-fH", "pile-fS",
+    "pile-t1", "pile-t2", "pile-t3", "pile-t4",
+]  # fmt: skip
+
+
+def _box(page: Page, selector: str) -> dict[str, float]:
+    box = page.locator(selector).bounding_box()
+    assert box, selector
+    return box
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"] - 0.5
+        and b["x"] < a["x"] + a["width"] - 0.5
+        and a["y"] < b["y"] + b["height"] - 0.5
+        and b["y"] < a["y"] + a["height"] - 0.5
+    )
+
+
+def _long_column_game(page: Page) -> str:
+    request = page.context.request
+    response = request.post("/api/games", data={"deck": long_column_deck(), "rules": {}})
+    assert response.status == 201, response.text()
+    game: dict[str, Any] = response.json()
+    for name in LONG_RUN:
+        response = request.post(f"/api/games/{game['id']}/moves", data={"move": f"{name}-t1"})
+        assert response.status == 200, response.text()
+    gid: str = game["id"]
+    return gid
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_piles_do_not_overlap_and_nothing_overflows(
+    browser: Browser, base_url: str, size: dict[str, int], shot: Shot
+) -> None:
+    context = browser.new_context(base_url=base_url, viewport=size)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        open_deal(page, SEED_CODE)
+        page.locator("#pile-stock button").click()  # a fanned waste too
+        expect(page.locator("#status")).to_have_attribute("data-version", "1")
+        boxes = {pile: _box(page, f"#{pile}") for pile in PILES}
+        for i, a in enumerate(PILES):
+            for b in PILES[i + 1 :]:
+                assert not _overlap(boxes[a], boxes[b]), (a, b)
+        for pile, box in boxes.items():
+            assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], pile
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        # The fanned waste shows three cards side by side, the top one whole.
+        waste = page.locator("#pile-waste .card")
+        expect(waste).to_have_count(3)
+        first, top = waste.first.bounding_box(), waste.last.bounding_box()
+        assert first and top and top["x"] > first["x"] + 10
+        waste_box = boxes["pile-waste"]
+        assert top["x"] + top["width"] <= waste_box["x"] + waste_box["width"] + 1
+        # Corners are big enough to read: a rank glyph of at least 18 px on a phone.
+        corner = page.evaluate(
+            "parseFloat(getComputedStyle(document.querySelector('#pile-t1 .card'), "
+            "'::before').fontSize)"
+        )
+        assert corner >= 18
+        assert errors == []  # no CSP refusals, no script errors
+        shot(page, f"{'phone' if size is PHONE else 'desktop'}-9-layout")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_long_column_squeezes_to_fit_the_screen(
+    browser: Browser, base_url: str, size: dict[str, int], shot: Shot
+) -> None:
+    context = browser.new_context(base_url=base_url, viewport=size)
+    try:
+        page = context.new_page()
+        gid = _long_column_game(page)
+        page.goto(f"/games/{gid}")
+        cards = page.locator("#pile-t1 .card")
+        expect(cards).to_have_count(13)
+        tops = [box["y"] for box in (cards.nth(i).bounding_box() for i in range(13)) if box]
+        steps = [b - a for a, b in itertools.pairwise(tops)]
+        assert min(steps) >= 14  # every card still shows its rank
+        last = cards.last.bounding_box()
+        assert last
+        bottom = last["y"] + last["height"]
+        limit = size["height"]
+        actions = page.locator(".actions").bounding_box()
+        if actions and actions["y"] > size["height"] / 2:  # the phone's bottom bar
+            limit = int(actions["y"])
+        assert bottom <= limit
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        shot(page, f"{'phone' if size is PHONE else 'desktop'}-10-long-column")
+    finally:
+        context.close()
