@@ -47,7 +47,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,  # Swagger UI needs a CDN and inline script; /openapi.json stays
         redoc_url=None,
-        max_body_size=settings.max_body_bytes,
     )
     app.state.settings = settings
     app.state.store = store
@@ -66,7 +65,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         SecurityMiddleware,
         allowed_origins=settings.allowed_origins,
+        max_body_bytes=settings.max_body_bytes,
         refuse=problem,
-        message=messages.CROSS_SITE,
+        cross_site_message=messages.CROSS_SITE,
+        too_large_message=messages.BODY_TOO_LARGE.format(limit=settings.max_body_bytes),
     )
     return app

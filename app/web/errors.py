@@ -81,9 +81,6 @@ def http_message(error: HTTPException, request: Request) -> str:
         return messages.PAGE_NOT_FOUND
     if error.status_code == 405:
         return messages.METHOD_NOT_ALLOWED.format(method=request.method)
-    if error.status_code == 413:
-        limit = request.app.state.settings.max_body_bytes
-        return messages.BODY_TOO_LARGE.format(limit=limit)
     return str(error.detail)
 
 

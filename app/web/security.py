@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from urllib.parse import urlsplit
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -66,24 +67,41 @@ def own_origin(scope: Scope) -> Origin | None:
 Refusal = Callable[[Request, int, str], Awaitable[Response]]
 
 
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
 class SecurityMiddleware:
-    """Adds the security headers to every response, and refuses with 403 a
-    state-changing request whose Origin names another origin. A request without
-    an Origin header (not a browser) is judged as usual; the JSON API's
-    application/json rule and the SameSite cookie cover browsers that omit it."""
+    """Adds the security headers to every response; refuses with 403 a state-changing
+    request whose Origin names another origin; and refuses with 413 a body larger
+    than `max_body_bytes`.
+
+    A request without an Origin header (not a browser) is judged as usual; the JSON
+    API's application/json rule and the SameSite cookie cover browsers that omit it.
+    """
 
     def __init__(
         self,
         app: ASGIApp,
         *,
         allowed_origins: Iterable[str] = (),
+        max_body_bytes: int,
         refuse: Refusal,
-        message: str,
+        cross_site_message: str,
+        too_large_message: str,
     ) -> None:
         self.app = app
         self.allowed = {origin for text in allowed_origins if (origin := parse_origin(text))}
+        self.max_body_bytes = max_body_bytes
         self.refuse = refuse
-        self.message = message
+        self.cross_site_message = cross_site_message
+        self.too_large_message = too_large_message
 
     def cross_site(self, scope: Scope) -> bool:
         for name, value in scope["headers"]:
@@ -105,8 +123,26 @@ class SecurityMiddleware:
                 message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
             await send(message)
 
+        refusal = None
         if scope["method"] in UNSAFE_METHODS and self.cross_site(scope):
-            response = await self.refuse(Request(scope, receive), 403, self.message)
+            refusal = (403, self.cross_site_message)
+        elif (_content_length(scope) or 0) > self.max_body_bytes:
+            refusal = (413, self.too_large_message)
+        if refusal is not None:
+            response = await self.refuse(Request(scope, receive), *refusal)
             await response(scope, receive, send_with_headers)
             return
-        await self.app(scope, receive, send_with_headers)
+        received = 0
+
+        async def receive_limited() -> Message:
+            # A body without Content-Length (chunked) is counted as it arrives; the
+            # route's body reading turns the exception into the 413 answer.
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body_bytes:
+                    raise HTTPException(413, self.too_large_message)
+            return message
+
+        await self.app(scope, receive_limited, send_with_headers)
