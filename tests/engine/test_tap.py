@@ -1,8 +1,17 @@
 """Tapping a card (SPEC §4): where a tap or a double tap sends it, in app and in skill."""
 
-from app.engine import Card, Position, Rules, is_safe_for_foundation, resolve_tap
+import pytest
 
-from .table import moves, table
+from app.engine import (
+    Card,
+    IllegalMoveError,
+    Position,
+    Rules,
+    is_safe_for_foundation,
+    resolve_tap,
+)
+
+from .table import game_at, moves, table
 
 APP = Rules.preset_named("app")
 SKILL = Rules.preset_named("skill")
@@ -125,3 +134,19 @@ def test_a_skill_double_tap_moves_nothing_when_the_foundation_does_not_take_the_
 def test_an_app_double_tap_is_a_tap() -> None:
     position = table("7S", "QD", "8D 7C", "KH", waste="6H")
     assert tap(position, "6H", double=True) == "6H-t3"
+
+
+def test_a_game_tap_plays_the_move_it_resolves_to() -> None:
+    game = game_at(table("7S", "QD", "8D 7C", "KH", waste="6H"))
+    assert str(game.tap("6H")) == "6H-t3"
+    assert game.actions == ["6H-t3"]
+    assert game.version == 1
+
+
+def test_a_game_tap_with_no_move_is_refused_and_changes_nothing() -> None:
+    game = game_at(table("7S", "QD", "8D 7C", "KH", waste="6H"))
+    with pytest.raises(IllegalMoveError, match="KH has no move"):
+        game.tap("KH")
+    with pytest.raises(IllegalMoveError, match="6H has no move"):
+        game.tap("6H", double_click=False)
+    assert game.version == 0
