@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from app.engine.cards import SUIT_WORD_SINGULAR, SUITS, Card, fits_on
+from app.engine.cards import ORDERED_DECK, SUIT_WORD_SINGULAR, SUITS, Card, fits_on
 from app.engine.errors import IllegalMoveError
 from app.engine.moves import DRAW, FOUNDATION, MOVES_OF, Move
 from app.engine.rules import Rules
@@ -91,7 +91,7 @@ _RUNS: tuple[tuple[tuple[Card | None, ...], ...], ...] = tuple(
 )
 # _FITS_ON[card.index] is the two cards that go on that card in a column.
 _FITS_ON: tuple[tuple[Card, ...], ...] = tuple(
-    tuple(c for c in Card._all if fits_on(c, under)) for under in Card._all
+    tuple(card for card in ORDERED_DECK if fits_on(card, under)) for under in ORDERED_DECK
 )
 
 
@@ -146,16 +146,17 @@ def legal_moves(position: Position, rules: Rules) -> list[Move]:
     for source, column in enumerate(tableau):
         if not column:
             continue
-        card = column[-1]
-        if takes[card.suit] is card:
-            append(MOVES_OF[card.index][0])
+        last = column[-1]
+        if takes[last.suit] is last:
+            append(MOVES_OF[last.index][0])
+        # The cards of this column that may move to another column, each with those on it.
         if mode == "any-run":
-            starts: Sequence[Card] = column
+            movable: Sequence[Card] = column
         elif mode == "top-or-all":
-            starts = (column[0], card) if len(column) > 1 else column
+            movable = (column[0], last) if len(column) > 1 else column
         else:
-            starts = column[:1]
-        for card in starts:
+            movable = column[:1]
+        for card in movable:
             if empty_any or card in fitting:
                 to_columns(card, source, empty_any)
     if rules.foundation_to_tableau:
