@@ -38,7 +38,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        store.close()
+        # Close the pooled connections; they reopen if the app is started again.
+        store.store.engine.dispose()
 
     app = FastAPI(
         title="Canfield",
