@@ -46,9 +46,11 @@
   function send(action, values) {
     const run = () => {
       lastXhr = null;
+      const focus = focusMemo();
       return htmx.ajax('POST', `/games/${gameId}/${action}`, {
         source: table, values: values || {}, swap: 'none',
-      }).then(() => settle(lastXhr ? lastXhr.status : 0), () => settle(0));
+      }).then(() => settle(lastXhr ? lastXhr.status : 0), () => settle(0))
+        .then((status) => { restoreFocus(focus); return status; });
     };
     queue = queue.then(run, run);
     return queue;
@@ -283,7 +285,7 @@
     if (!pile) return;
     if (pile.id === 'pile-stock') {
       cancelPick();
-      send('moves', { move: 'draw' }).then(() => refocus('pile-stock'));
+      send('moves', { move: 'draw' });
       return;
     }
     if (picked) {
@@ -317,7 +319,23 @@
     refocus(fallbackPile);
   }
 
-  /** Put focus back on a pile after it was redrawn (a swap replaces the focused node). */
+  /** Where focus is on the board: a redrawn pile replaces the focused node. */
+  function focusMemo() {
+    const el = document.activeElement;
+    const pile = pileOf(el);
+    return pile && table.contains(pile) ? { pile: pile.id, card: el.dataset.card } : null;
+  }
+
+  /** After a swap, focus the same card (wherever it went) or else the same pile. */
+  function restoreFocus(memo) {
+    const el = document.activeElement;
+    if (!memo || (el && el !== document.body && el.isConnected)) return;
+    const same = memo.card && document.querySelector(`#table .card[data-card="${memo.card}"]`);
+    if (same) same.focus();
+    else refocus(memo.pile);
+  }
+
+  /** Put focus back on a pile after it was redrawn. */
   function refocus(pileId) {
     if (document.activeElement && document.activeElement !== document.body &&
         document.activeElement.isConnected) return;

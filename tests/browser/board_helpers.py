@@ -120,3 +120,21 @@ def long_column_deck() -> list[str]:
     used = {*reserve, *columns, base}
     stock = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK" if rank + suit not in used]
     return [*reserve, base, *columns, *stock]
+
+
+def watch_for_cascade(page: Page) -> None:
+    """Note in window.sawCascade whether the win cascade layer ever appears."""
+    page.evaluate(
+        """() => {
+            window.sawCascade = false;
+            new MutationObserver((records) => {
+                for (const r of records) for (const n of r.addedNodes) {
+                    if (n.classList && n.classList.contains('cascade')) window.sawCascade = true;
+                }
+            }).observe(document.body, {childList: true});
+        }"""
+    )
+
+
+def saw_cascade(page: Page) -> bool:
+    return bool(page.evaluate("window.sawCascade"))

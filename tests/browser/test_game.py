@@ -13,7 +13,9 @@ from board_helpers import (
     in_pile,
     near_won_deck,
     open_deal,
+    saw_cascade,
     wait_version,
+    watch_for_cascade,
 )
 from playwright.sync_api import Browser, Page, expect
 
@@ -161,6 +163,7 @@ def test_winning_shows_the_celebration_then_new_game_and_replay(page: Page, shot
     assert game["waste"] == ["KS"] and not game["won"]
     page.goto(f"/games/{gid}")
     expect(page.locator(".win")).to_have_count(0)
+    watch_for_cascade(page)
     card(page, "KS").click()
     expect(page.locator(".cascade .card").first).to_be_attached()  # the cards cascade
     shot(page, "desktop-7-cascade")
@@ -169,6 +172,7 @@ def test_winning_shows_the_celebration_then_new_game_and_replay(page: Page, shot
     expect(win).to_contain_text("You won!")
     expect(win).to_contain_text("Score 255")
     expect(page.locator(".cascade")).to_have_count(0)
+    assert saw_cascade(page)
     expect(win).to_have_css("opacity", "1")
     shot(page, "desktop-8-won")
     assert api_game(page, gid)["won"] is True
@@ -213,23 +217,47 @@ def test_an_old_page_reloads_instead_of_acting_on_a_stale_position(page: Page) -
     assert api_game(page, gid)["version"] == 1
 
 
-def test_without_javascript_the_page_still_shows_the_position(
+def test_without_javascript_the_page_shows_the_position_and_its_forms_play(
     browser: Browser, base_url: str
 ) -> None:
     context = browser.new_context(base_url=base_url, java_script_enabled=False)
     try:
         page = context.new_page()
-        open_deal(page, SEED_CODE)
+        gid = open_deal(page, SEED_CODE)
         expect(page.locator("#summary")).to_have_text(SEED_OPENING)
         for pile, name in [
-            ("reserve", "QC"),
-            ("fH", "7H"),
-            ("t1", "6C"),
-            ("t2", "KH"),
-            ("t3", "QH"),
-            ("t4", "AS"),
-        ]:
+            ("reserve", "QC"), ("fH", "7H"), ("t1", "6C"), ("t2", "KH"), ("t3", "QH"), ("t4", "AS"),
+        ]:  # fmt: skip
             expect(in_pile(page, pile, name)).to_be_visible()
         expect(page.locator("#pile-stock .count")).to_have_text("34")
+        # The cards, the stock and Undo are form buttons: a plain post, then the new page.
+        card(page, "QC").click()
+        expect(in_pile(page, "t2", "QC")).to_be_visible()
+        page.locator("#pile-stock button").click()
+        expect(page.locator("#pile-waste .card")).to_have_count(3)
+        page.locator("#undo").click()
+        expect(page.locator("#pile-waste .card")).to_have_count(0)
+        assert api_game(page, gid)["version"] == 3
     finally:
         context.close()
+
+
+def test_with_reduced_motion_the_win_shows_at_once(page: Page) -> None:
+    page.emulate_media(reduced_motion="reduce")
+    request = page.context.request
+    response = request.post(
+        "/api/games", data={"deck": near_won_deck(), "rules": {"preset": "app", "draw": 1}}
+    )
+    game = response.json()
+    while game["stock"] or len(game["waste"]) != 1:
+        to_foundation = [m for m in game["legal_moves"] if m.endswith("-f")]
+        response = request.post(
+            f"/api/games/{game['id']}/moves", data={"move": (to_foundation or ["draw"])[0]}
+        )
+        game = response.json()
+    page.goto(f"/games/{game['id']}")
+    watch_for_cascade(page)
+    card(page, "KS").click()
+    expect(page.locator(".win")).to_be_visible()
+    assert not saw_cascade(page)
+    expect(page.locator(".win").get_by_role("button", name="New game")).to_be_focused()
