@@ -427,11 +427,12 @@
 
   let celebrated = false;
 
-  function afterChange() {
+  /** A game that has just been won celebrates; one opened already won just says so. */
+  function afterChange(opening) {
     const status = byId('status');
     if (!status || status.dataset.won !== 'true' || celebrated) return;
     celebrated = true;
-    cascade().then(() => {
+    (opening ? Promise.resolve() : cascade()).then(() => {
       const shown = byId('status') && byId('status').querySelector('.win');
       if (shown) {
         shown.classList.add('show');
@@ -487,5 +488,14 @@
     });
   }
 
-  afterChange();
+  // The win box can be put aside to look at the finished board.
+  document.addEventListener('click', (event) => {
+    if (event.target.closest('.win-close')) event.target.closest('.win').classList.remove('show');
+  });
+  document.addEventListener('keydown', (event) => {
+    const win = document.querySelector('.win.show');
+    if (event.key === 'Escape' && win) win.classList.remove('show');
+  });
+
+  afterChange(true);
 })();

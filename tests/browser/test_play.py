@@ -88,7 +88,7 @@ def test_a_tap_with_no_move_says_why(page: Page) -> None:
 
 
 def test_a_move_with_the_keyboard_only(page: Page, shot: Shot) -> None:
-    open_deal(page, SEED_CODE)
+    gid = open_deal(page, SEED_CODE)
     page.locator("body").focus()
     for _ in range(12):  # Tab into the board until the reserve's top card has focus
         page.keyboard.press("Tab")
@@ -97,8 +97,13 @@ def test_a_move_with_the_keyboard_only(page: Page, shot: Shot) -> None:
     focused = page.locator(":focus")
     expect(focused).to_have_attribute("data-card", "QC")
     expect(focused).to_have_attribute("aria-label", "queen of clubs, top of reserve, 13 cards")
-    page.keyboard.press("Enter")  # pick the queen
+    page.keyboard.press("Enter")  # pick the queen, then think better of it
     expect(card(page, "QC")).to_have_class("card picked")
+    page.keyboard.press("Escape")
+    expect(card(page, "QC")).to_have_class("card")
+    page.keyboard.press(" ")  # Space picks too (and is no click: nothing is sent)
+    expect(card(page, "QC")).to_have_class("card picked")
+    assert api_game(page, gid)["version"] == 0
     expect(page.locator("#announce")).to_contain_text("Picked queen of clubs")
     for _ in range(8):  # arrows to the king of hearts in column 2
         if page.evaluate("document.activeElement.dataset.card") == "KH":
