@@ -32,11 +32,16 @@
     if (target.id !== 'summary' && target.id !== 'message') return;
     event.detail.shouldSwap = false;
     const text = event.detail.fragment.textContent.trim();
-    if (target.id === 'summary') target.textContent = text;
-    else showMessage(text);
+    if (target.id === 'summary') {
+      target.textContent = text;
+    } else {
+      answeredWithMessage = true;
+      showMessage(text);
+    }
   });
 
   let lastXhr = null;
+  let answeredWithMessage = false;
   table.addEventListener('htmx:afterRequest', (event) => { lastXhr = event.detail.xhr; });
 
   // One action at a time, in order: each post must carry the version its predecessor made.
@@ -46,6 +51,7 @@
   function send(action, values) {
     const run = () => {
       lastXhr = null;
+      answeredWithMessage = false;
       const focus = focusMemo();
       return htmx.ajax('POST', `/games/${gameId}/${action}`, {
         source: table, values: values || {}, swap: 'none',
@@ -62,7 +68,8 @@
       window.location.reload();
     } else if (status === 0) {
       showMessage('The server did not answer. Check the connection and try again.');
-    } else if (status >= 400 && status !== 422) {
+    } else if (status >= 400 && !answeredWithMessage) {
+      // A refusal normally carries its reason in the message block; this is the fallback.
       showMessage(status === 404 ? 'This game is not available any more.' : `The server refused that (${status}).`);
     } else if (status < 400) {
       hideMessage();
