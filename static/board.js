@@ -37,6 +37,8 @@
     } else {
       answeredWithMessage = true;
       showMessage(text);
+      const hinted = event.detail.fragment.querySelector('[data-move]');
+      if (hinted) showHint(hinted.dataset.move);
     }
   });
 
@@ -192,6 +194,16 @@
 
   function hint() {
     if (byId('hint')) send('hint');
+  }
+
+  /** Light up the card of a hinted move ("QC-t2", "draw") for a moment. */
+  function showHint(move) {
+    const name = move === 'draw' ? null : move.split('-')[0];
+    const el = name ? document.querySelector(`#table .card[data-card="${name}"]`)
+      : document.querySelector('#pile-stock button');
+    if (!el) return;
+    el.classList.add('hinted');
+    setTimeout(() => el.classList.remove('hinted'), 2500);
   }
 
   // ---- drag and drop with pointer events (mouse, pen, touch) ----
