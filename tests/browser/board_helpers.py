@@ -7,6 +7,8 @@ from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
+PHONE = {"width": 360, "height": 640}
+DESKTOP = {"width": 1280, "height": 800}
 SEED_CODE = "CF1-D3-AAAAAAAOEGYXXBLQBCLVSVVBKAUAXFBHCBYLVAMIYTIVUUAA"
 SEED_OPENING = (
     "Stock: 34 cards; waste empty; reserve: 13 cards, top: queen of clubs. Foundations, "

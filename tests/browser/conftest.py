@@ -16,6 +16,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from .board_helpers import DESKTOP, PHONE
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
@@ -29,8 +31,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-quic",
 ]
-PHONE = {"width": 360, "height": 640}
-DESKTOP = {"width": 1280, "height": 800}
 
 
 def _free_port() -> int:

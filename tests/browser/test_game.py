@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from board_helpers import (
+from playwright.sync_api import Browser, Page, expect
+
+from .board_helpers import (
     SEED_CODE,
     SEED_OPENING,
     api_game,
@@ -17,7 +19,6 @@ from board_helpers import (
     wait_version,
     watch_for_cascade,
 )
-from playwright.sync_api import Browser, Page, expect
 
 Shot = Callable[[Page, str], None]
 

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from board_helpers import LONG_RUN, SEED_CODE, long_column_deck, open_deal
-from conftest import DESKTOP, PHONE
 from playwright.sync_api import Browser, Page, expect
+
+from .board_helpers import DESKTOP, LONG_RUN, PHONE, SEED_CODE, long_column_deck, open_deal
 
 Shot = Callable[[Page, str], None]
 PILES = [

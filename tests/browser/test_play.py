@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from board_helpers import (
+from playwright.sync_api import Page, expect
+
+from .board_helpers import (
     SEED_AFTER_THREE,
     SEED_CODE,
     SEED_OPENING,
@@ -16,7 +18,6 @@ from board_helpers import (
     touch_drag,
     wait_version,
 )
-from playwright.sync_api import Page, expect
 
 Shot = Callable[[Page, str], None]
 
