@@ -20,9 +20,13 @@ class AsyncStore:
 
     def __init__(self, store: Store, *, threads: int) -> None:
         self.store = store
-        self._executor = ThreadPoolExecutor(threads, thread_name_prefix="store")
+        self._executor = (
+            ThreadPoolExecutor(threads, thread_name_prefix="store") if threads else None
+        )
 
     async def _run(self, call: Callable[[], T]) -> T:
+        if self._executor is None:
+            return call()
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
     async def prefs(self, player_id: str) -> Prefs:
@@ -48,5 +52,6 @@ class AsyncStore:
 
     def close(self) -> None:
         """Finish the work in hand and close the database connections (repeatable)."""
-        self._executor.shutdown(wait=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
         self.store.engine.dispose()

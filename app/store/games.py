@@ -9,15 +9,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, Engine, Row, insert, select, update
+from sqlalchemy import Engine, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from app.engine import DealCode, Game, Position
 from app.engine.state import RestoredGame, UndoEntry, UndoStack, decode_position, encode_position
-from app.store.db import WRITE, is_sqlite
+from app.store.db import is_sqlite
 from app.store.models import PLAYING, WON, actions, games, players
+from app.store.sql import Prepared, Transaction, transaction
 
 ID_BYTES = 16  # 128 random bits: game and player ids cannot be guessed
 # Without a version, an action that meets a concurrent one is simply tried again.
@@ -65,7 +66,6 @@ class StoredGame:
         return self.game.version
 
 
-GameRecord = Row[*tuple[Any, ...]]
 Action = Callable[[Game, Prefs], object]
 
 
@@ -88,20 +88,79 @@ def parse_code(text: str) -> DealCode:
     return DealCode.parse(text)
 
 
-_GAME_COLUMNS = (
-    games.c.id,
-    games.c.code,
-    games.c.status,
-    games.c.version,
-    games.c.points,
-    games.c.moves,
-    games.c.seconds,
-    games.c.position,
-    games.c.undo_count,
-    games.c.undo_top,
-    games.c.created_at,
-    games.c.updated_at,
+class GameRecord(NamedTuple):
+    """A game's row as the store reads it, with its player's double click setting."""
+
+    id: str
+    code: str
+    status: str
+    version: int
+    points: int
+    moves: int
+    seconds: float
+    position: str
+    undo_count: int
+    undo_top: int | None
+    created_at: datetime
+    updated_at: datetime
+    double_click: bool
+
+
+_GAME_COLUMNS = [getattr(games.c, name) for name in GameRecord._fields[:-1]]
+_GAME = (
+    select(*_GAME_COLUMNS, players.c.double_click)
+    .join(players, players.c.id == games.c.player_id)
+    .where(games.c.id == bindparam("game_id"), games.c.player_id == bindparam("player_id"))
 )
+_SAVED_COLUMNS = (
+    "status",
+    "version",
+    "score",
+    "points",
+    "moves",
+    "seconds",
+    "position",
+    "undo_count",
+    "undo_top",
+    "updated_at",
+    "finished_at",
+)
+# Every statement the store runs, built once with bound parameters.
+_STATEMENTS: dict[str, Any] = {
+    "game": _GAME,
+    # PostgreSQL: actions on one game queue on its row (SQLite has its write lock).
+    "game_for_update": _GAME.with_for_update(of=games),
+    "latest_playing": (
+        select(*_GAME_COLUMNS, players.c.double_click)
+        .join(players, players.c.id == games.c.player_id)
+        .where(games.c.player_id == bindparam("player_id"), games.c.status == PLAYING)
+        .order_by(games.c.updated_at.desc())
+        .limit(1)
+    ),
+    "undo_entry": select(
+        actions.c.undo_position, actions.c.undo_points, actions.c.undo_below
+    ).where(actions.c.game_id == bindparam("game_id"), actions.c.seq == bindparam("seq")),
+    "log": select(actions.c.action)
+    .where(actions.c.game_id == bindparam("game_id"))
+    .order_by(actions.c.seq),
+    "save": update(games)
+    .where(games.c.id == bindparam("game_id"), games.c.version == bindparam("read_version"))
+    .values({column: bindparam(f"new_{column}") for column in _SAVED_COLUMNS}),
+    "insert_game": insert(games),
+    "insert_actions": insert(actions),
+    "prefs": select(players.c.double_click, players.c.preset, players.c.draw).where(
+        players.c.id == bindparam("player_id")
+    ),
+    "save_prefs": update(players)
+    .where(players.c.id == bindparam("player_id"))
+    .values(
+        double_click=bindparam("new_double_click"),
+        preset=bindparam("new_preset"),
+        draw=bindparam("new_draw"),
+    ),
+}
+
+
 class Store:
     """Players and games in one database (SQLite or PostgreSQL).
 
@@ -122,53 +181,54 @@ class Store:
         self.idle_limit = idle_limit
         self.clock = clock
         self._write_lock = threading.Lock() if is_sqlite(engine) else None
+        dialect = engine.dialect
+        self._sql = {name: Prepared(statement, dialect) for name, statement in _STATEMENTS.items()}
         dialect_insert = sqlite.insert if is_sqlite(engine) else postgresql.insert
-        self._insert_player = dialect_insert(players).on_conflict_do_nothing(
-            index_elements=[players.c.id]
+        self._sql["insert_player"] = Prepared(
+            dialect_insert(players).on_conflict_do_nothing(index_elements=[players.c.id]),
+            dialect,
         )
 
     # -- transactions -------------------------------------------------------
 
     @contextmanager
-    def _reading(self) -> Iterator[Connection]:
-        with self.engine.connect() as connection, connection.begin():
-            yield connection
+    def _reading(self) -> Iterator[Transaction]:
+        with transaction(self.engine) as tx:
+            yield tx
 
     @contextmanager
-    def _writing(self) -> Iterator[Connection]:
+    def _writing(self) -> Iterator[Transaction]:
         if self._write_lock is None:
-            with self.engine.connect() as connection, connection.begin():
-                yield connection
+            with transaction(self.engine, write=True) as tx:
+                yield tx
             return
-        with self._write_lock, self.engine.connect() as connection:
-            connection.execution_options(**{WRITE: True})
-            with connection.begin():
-                yield connection
+        with self._write_lock, transaction(self.engine, write=True) as tx:
+            yield tx
 
     # -- players -----------------------------------------------------------------
 
     def prefs(self, player_id: str) -> Prefs:
-        with self._reading() as connection:
-            row = connection.execute(
-                select(players.c.double_click, players.c.preset, players.c.draw).where(
-                    players.c.id == player_id
-                )
-            ).one_or_none()
-        return Prefs(row.double_click, row.preset, row.draw) if row else Prefs()
+        with self._reading() as tx:
+            row = tx.one_or_none(self._sql["prefs"], {"player_id": player_id})
+        return Prefs(*row) if row else Prefs()
 
     def save_prefs(self, player_id: str, prefs: Prefs) -> None:
-        with self._writing() as connection:
-            self._ensure_player(connection, player_id)
-            connection.execute(
-                update(players)
-                .where(players.c.id == player_id)
-                .values(double_click=prefs.double_click, preset=prefs.preset, draw=prefs.draw)
+        with self._writing() as tx:
+            self._ensure_player(tx, player_id)
+            tx.execute(
+                self._sql["save_prefs"],
+                {
+                    "player_id": player_id,
+                    "new_double_click": prefs.double_click,
+                    "new_preset": prefs.preset,
+                    "new_draw": prefs.draw,
+                },
             )
 
-    def _ensure_player(self, connection: Connection, player_id: str) -> None:
+    def _ensure_player(self, tx: Transaction, player_id: str) -> None:
         defaults = Prefs()
-        connection.execute(
-            self._insert_player,
+        tx.execute(
+            self._sql["insert_player"],
             {
                 "id": player_id,
                 "created_at": self.clock(),
@@ -185,10 +245,10 @@ class Store:
         game = Game(code)
         moment = self.clock()
         game_id = new_id()
-        with self._writing() as connection:
-            self._ensure_player(connection, player_id)
-            connection.execute(
-                insert(games),
+        with self._writing() as tx:
+            self._ensure_player(tx, player_id)
+            tx.execute(
+                self._sql["insert_game"],
                 {
                     "id": game_id,
                     "player_id": player_id,
@@ -212,22 +272,15 @@ class Store:
 
     def load_game(self, player_id: str, game_id: str) -> StoredGame:
         """The player's game; raises GameNotFound."""
-        with self._reading() as connection:
-            row = self._select(connection, player_id, game_id)
-            return self._stored(connection, row)
+        with self._reading() as tx:
+            row = self._select(tx, player_id, game_id)
+            return self._stored(tx, row)
 
     def resume(self, player_id: str) -> StoredGame | None:
         """The player's most recently played unfinished game, if any."""
-        query = (
-            select(*_GAME_COLUMNS, players.c.double_click)
-            .join(players, players.c.id == games.c.player_id)
-            .where(games.c.player_id == player_id, games.c.status == PLAYING)
-            .order_by(games.c.updated_at.desc())
-            .limit(1)
-        )
-        with self._reading() as connection:
-            row = connection.execute(query).one_or_none()
-            return None if row is None else self._stored(connection, row)
+        with self._reading() as tx:
+            row = tx.one_or_none(self._sql["latest_playing"], {"player_id": player_id})
+            return None if row is None else self._stored(tx, GameRecord(*row))
 
     def act(
         self, player_id: str, game_id: str, action: Action, *, version: int | None = None
@@ -238,15 +291,15 @@ class Store:
         game's, and whatever the action raises (an EngineError) after rolling back.
         """
         for _ in range(RETRIES):
-            with self._writing() as connection:
-                row = self._select(connection, player_id, game_id, lock=True)
+            with self._writing() as tx:
+                row = self._select(tx, player_id, game_id, lock=True)
                 if version is not None and row.version != version:
                     raise VersionConflict(row.version)
-                stored = self._stored(connection, row)
+                stored = self._stored(tx, row)
                 game = stored.game
                 stored.before = game.position
                 action(game, Prefs(double_click=row.double_click))
-                if self._save(connection, row, stored):
+                if self._save(tx, row, stored):
                     return stored
             if version is not None:
                 break
@@ -254,14 +307,8 @@ class Store:
 
     def log(self, game_id: str) -> list[str]:
         """The game's actions in order, as the engine writes them."""
-        with self._reading() as connection:
-            return list(
-                connection.execute(
-                    select(actions.c.action)
-                    .where(actions.c.game_id == game_id)
-                    .order_by(actions.c.seq)
-                ).scalars()
-            )
+        with self._reading() as tx:
+            return [row[0] for row in tx.all(self._sql["log"], {"game_id": game_id})]
 
     def replay(self, player_id: str, game_id: str) -> Game:
         """The game rebuilt from its deal code and action log alone (the truth)."""
@@ -273,31 +320,22 @@ class Store:
     # -- rows <-> games ------------------------------------------------------------
 
     def _select(
-        self, connection: Connection, player_id: str, game_id: str, *, lock: bool = False
+        self, tx: Transaction, player_id: str, game_id: str, *, lock: bool = False
     ) -> GameRecord:
-        query = (
-            select(*_GAME_COLUMNS, players.c.double_click)
-            .join(players, players.c.id == games.c.player_id)
-            .where(games.c.id == game_id, games.c.player_id == player_id)
-        )
-        if lock:
-            # PostgreSQL: actions on one game queue on its row (SQLite has the write lock).
-            query = query.with_for_update(of=games)
-        row = connection.execute(query).one_or_none()
+        query = self._sql["game_for_update" if lock else "game"]
+        row = tx.one_or_none(query, {"game_id": game_id, "player_id": player_id})
         if row is None:
             raise GameNotFound(game_id)
-        return row
+        return GameRecord(*row)
 
-    def _stored(self, connection: Connection, row: GameRecord) -> StoredGame:
+    def _stored(self, tx: Transaction, row: GameRecord) -> StoredGame:
         code = parse_code(row.code)
         game_id = row.id
+        query = self._sql["undo_entry"]
 
         def load(seq: int) -> UndoEntry:
-            entry = connection.execute(
-                select(actions.c.undo_position, actions.c.undo_points, actions.c.undo_below).where(
-                    actions.c.game_id == game_id, actions.c.seq == seq
-                )
-            ).one()
+            entry = tx.one_or_none(query, {"game_id": game_id, "seq": seq})
+            assert entry is not None, f"undo entry {seq} of game {game_id} is missing"
             return UndoEntry(decode_position(entry[0]), entry[1], entry[2])
 
         undo = UndoStack(
@@ -319,7 +357,7 @@ class Store:
             game_id, row.code, game, row.status, _utc(row.created_at), _utc(row.updated_at)
         )
 
-    def _save(self, connection: Connection, row: GameRecord, stored: StoredGame) -> bool:
+    def _save(self, tx: Transaction, row: GameRecord, stored: StoredGame) -> bool:
         """Write the game's new actions and state; False if another writer got there first."""
         game = stored.game
         assert isinstance(game, RestoredGame)
@@ -328,24 +366,25 @@ class Store:
         game.seconds = row.seconds + min(max(gap, 0.0), self.idle_limit)
         won = game.won
         status = WON if won else PLAYING
-        result = connection.execute(
-            update(games)
-            .where(games.c.id == row.id, games.c.version == row.version)
-            .values(
-                status=status,
-                version=game.version,
-                score=game.score,
-                points=game.points,
-                moves=game.moves,
-                seconds=game.seconds,
-                position=encode_position(game.position),
-                undo_count=game.undo_stack.count,
-                undo_top=game.undo_stack.top,
-                updated_at=moment,
-                finished_at=moment if won else None,
-            )
+        changed = tx.execute(
+            self._sql["save"],
+            {
+                "game_id": row.id,
+                "read_version": row.version,
+                "new_status": status,
+                "new_version": game.version,
+                "new_score": game.score,
+                "new_points": game.points,
+                "new_moves": game.moves,
+                "new_seconds": game.seconds,
+                "new_position": encode_position(game.position),
+                "new_undo_count": game.undo_stack.count,
+                "new_undo_top": game.undo_stack.top,
+                "new_updated_at": moment,
+                "new_finished_at": moment if won else None,
+            },
         )
-        if result.rowcount != 1:
+        if changed != 1:
             return False
         pushed = game.undo_stack.pushed
         entries = []
@@ -362,8 +401,10 @@ class Store:
                     "undo_below": entry.below if entry else None,
                 }
             )
-        if entries:
-            connection.execute(insert(actions), entries)
+        if len(entries) == 1:
+            tx.execute(self._sql["insert_actions"], entries[0])
+        elif entries:
+            tx.execute_many(self._sql["insert_actions"], entries)
         stored.status = status
         stored.updated_at = moment
         return True

@@ -1,0 +1,118 @@
+"""The store's statements, compiled once per database and run straight on the driver.
+
+SQLAlchemy builds and compiles each statement (so the SQL is the dialect's own),
+and its pool hands out the connections; the execution itself skips SQLAlchemy's
+per-call machinery, which cost more than the queries on the move path (see
+bench/server.py). Parameters and results go through the column types' own
+processors, so what is stored is what SQLAlchemy itself would store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.engine import Dialect
+from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql.compiler import SQLCompiler
+
+Row = tuple[Any, ...]
+Processor = Callable[[Any], Any]
+
+
+class Prepared:
+    """One statement compiled for one database."""
+
+    def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
+        compiled = statement.compile(dialect=dialect)
+        assert isinstance(compiled, SQLCompiler)
+        self.sql = str(compiled)
+        names = list(compiled.positiontup or ()) if compiled.positional else list(compiled.binds)
+        self.positional = compiled.positional
+        # Values written into the statement itself (`status == "playing"`, LIMIT 1).
+        self.fixed = {
+            name: bind.effective_value
+            for name, bind in compiled.binds.items()
+            if bind.effective_value is not None
+        }
+        self.names = names
+        self.binds: list[tuple[str, Processor | None]] = [
+            (name, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
+            for name in names
+        ]
+        self.dialect = dialect
+        self.columns = list(getattr(statement, "selected_columns", ()))
+        # Made on the first result, from the driver's column type codes (as SQLAlchemy does).
+        self.results: list[Processor | None] | None = None
+
+    def parameters(self, values: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
+        if self.fixed:
+            values = {**self.fixed, **values}
+        converted = [
+            (name, process(values[name]) if process and values[name] is not None else values[name])
+            for name, process in self.binds
+        ]
+        if self.positional:
+            return [value for _, value in converted]
+        return dict(converted)
+
+    def row(self, raw: Row, description: Sequence[Sequence[Any]]) -> Row:
+        if self.results is None:
+            self.results = [
+                column.type.dialect_impl(self.dialect).result_processor(self.dialect, found[1])
+                for column, found in zip(self.columns, description, strict=True)
+            ]
+        if not any(self.results):
+            return raw
+        return tuple(
+            process(value) if process and value is not None else value
+            for process, value in zip(self.results, raw, strict=True)
+        )
+
+
+class Transaction:
+    """Statements run in one database transaction on one pooled connection."""
+
+    def __init__(self, cursor: Any) -> None:
+        self.cursor = cursor
+
+    def execute(self, statement: Prepared, values: Mapping[str, Any]) -> int:
+        """Run a statement that returns no rows; the number of rows it changed."""
+        self.cursor.execute(statement.sql, statement.parameters(values))
+        count: int = self.cursor.rowcount
+        return count
+
+    def execute_many(self, statement: Prepared, rows: Sequence[Mapping[str, Any]]) -> None:
+        self.cursor.executemany(statement.sql, [statement.parameters(row) for row in rows])
+
+    def one_or_none(self, statement: Prepared, values: Mapping[str, Any]) -> Row | None:
+        self.cursor.execute(statement.sql, statement.parameters(values))
+        raw = self.cursor.fetchone()
+        return None if raw is None else statement.row(tuple(raw), self.cursor.description)
+
+    def all(self, statement: Prepared, values: Mapping[str, Any]) -> list[Row]:
+        self.cursor.execute(statement.sql, statement.parameters(values))
+        description = self.cursor.description
+        return [statement.row(tuple(raw), description) for raw in self.cursor.fetchall()]
+
+
+@contextmanager
+def transaction(engine: Engine, *, write: bool = False) -> Iterator[Transaction]:
+    """A transaction on a connection from the engine's pool: committed at the end of
+    the block, rolled back if it raises. On SQLite a writing transaction begins
+    IMMEDIATE (app/store/db.py leaves BEGIN to us there)."""
+    connection = engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        if engine.dialect.name == "sqlite":
+            cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            yield Transaction(cursor)
+        except BaseException:
+            connection.rollback()
+            raise
+        connection.commit()
+    finally:
+        connection.close()  # back to the pool
