@@ -55,10 +55,15 @@
       lastXhr = null;
       answeredWithMessage = false;
       const focus = focusMemo();
+      const before = reducedMotion.matches ? null : cardPlaces();
       return htmx.ajax('POST', `/games/${gameId}/${action}`, {
         source: table, values: values || {}, swap: 'none',
       }).then(() => settle(lastXhr ? lastXhr.status : 0), () => settle(0))
-        .then((status) => { restoreFocus(focus); return status; });
+        .then((status) => {
+          if (status === 200 && before) glide(before, values && values.move === 'draw');
+          restoreFocus(focus);
+          return status;
+        });
     };
     queue = queue.then(run, run);
     return queue;
@@ -78,6 +83,32 @@
       afterChange();
     }
     return status;
+  }
+
+  // ---- cards glide from where they were to where the server put them ----
+
+  function cardPlaces() {
+    const places = new Map();
+    table.querySelectorAll('.pile .card').forEach((el) => places.set(el.dataset.card, el.getBoundingClientRect()));
+    return places;
+  }
+
+  /** Animate every redrawn card from its old place (new waste cards from the stock). */
+  function glide(before, drawn) {
+    const stock = byId('pile-stock');
+    const origin = drawn && stock ? stock.getBoundingClientRect() : null;
+    table.querySelectorAll('.pile .card').forEach((el) => {
+      const old = before.get(el.dataset.card) || (pileOf(el).id === 'pile-waste' ? origin : null);
+      if (!old || !el.animate) return;
+      const now = el.getBoundingClientRect();
+      const dx = old.left - now.left;
+      const dy = old.top - now.top;
+      if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return;
+      el.animate([
+        { transform: `translate(${dx}px, ${dy}px)`, zIndex: 50 },
+        { transform: 'translate(0, 0)', zIndex: 50 },
+      ], { duration: 180, easing: 'cubic-bezier(.2,.8,.3,1)' });
+    });
   }
 
   let messageTimer = 0;
