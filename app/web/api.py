@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Response
 
 from app.engine import Card, DealCode, Game, Move
 from app.store import Prefs, StoredGame
-from app.web.deps import GameDep, PlayerDep, StoreDep, require_json
+from app.web.deps import GameDep, PlayerDep
 from app.web.schemas import DealOut, ErrorOut, GameOut, MoveBody, NewGame, TapBody, UndoBody
 from app.web.views import deal_dict, game_dict, to_json
 
@@ -22,7 +22,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 ACTION_ERRORS = {**ERRORS, 409: {"model": ErrorOut, "description": "`version` is not current"}}
 
-router = APIRouter(prefix="/api", tags=["api"], dependencies=[Depends(require_json)])
+router = APIRouter(prefix="/api", tags=["api"])
 
 
 def game_response(stored: StoredGame, status_code: int = 200) -> Response:
@@ -36,10 +36,10 @@ def game_response(stored: StoredGame, status_code: int = 200) -> Response:
 
 
 @router.post("/games", status_code=201, response_model=GameOut, responses=ERRORS)
-async def create_game(player: PlayerDep, store: StoreDep, body: NewGame | None = None) -> Response:
+async def create_game(player: PlayerDep, body: NewGame | None = None) -> Response:
     """A new game: `{}` is a random `app` draw-3 deal (see NewGame for the rest)."""
     code = (body or NewGame()).deal_code()
-    return game_response(await store.create_game(player, code), 201)
+    return game_response(await player.create_game(code), 201)
 
 
 @router.get("/games/{game_id}", response_model=GameOut, responses=ERRORS)
@@ -48,19 +48,19 @@ async def get_game(stored: GameDep) -> Response:
 
 
 @router.post("/games/{game_id}/moves", response_model=GameOut, responses=ACTION_ERRORS)
-async def play_move(game_id: str, body: MoveBody, player: PlayerDep, store: StoreDep) -> Response:
+async def play_move(game_id: str, body: MoveBody, player: PlayerDep) -> Response:
     """Play a move in SPEC §4 notation; 422 with the reason if the rules refuse it."""
     move = Move.parse(body.move)
 
     def play(game: Game, prefs: Prefs) -> Move:
         return game.play(move)
 
-    return game_response(await store.act(player, game_id, play, version=body.version))
+    return game_response(await player.act(game_id, play, version=body.version))
 
 
 @router.post("/games/{game_id}/undo", response_model=GameOut, responses=ACTION_ERRORS)
 async def undo(
-    game_id: str, player: PlayerDep, store: StoreDep, body: UndoBody | None = None
+    game_id: str, player: PlayerDep, body: UndoBody | None = None
 ) -> Response:
     """Take back the last kept action; 422 when there is none."""
 
@@ -68,11 +68,11 @@ async def undo(
         game.undo()
 
     version = body.version if body else None
-    return game_response(await store.act(player, game_id, take_back, version=version))
+    return game_response(await player.act(game_id, take_back, version=version))
 
 
 @router.post("/games/{game_id}/tap", response_model=GameOut, responses=ACTION_ERRORS)
-async def tap(game_id: str, body: TapBody, player: PlayerDep, store: StoreDep) -> Response:
+async def tap(game_id: str, body: TapBody, player: PlayerDep) -> Response:
     """Play the move a tap on `card` makes (SPEC §4); 422 when it has none."""
     card = Card.parse(body.card)
 
@@ -80,7 +80,7 @@ async def tap(game_id: str, body: TapBody, player: PlayerDep, store: StoreDep) -
         double_click = prefs.double_click if body.double_click is None else body.double_click
         return game.tap(card, double_click=double_click, double=body.double)
 
-    return game_response(await store.act(player, game_id, tap_card, version=body.version))
+    return game_response(await player.act(game_id, tap_card, version=body.version))
 
 
 @router.get("/deals/{code}", response_model=DealOut, responses=ERRORS)

@@ -12,9 +12,9 @@ from app.engine import Card, DealCode, EngineError, Game, Move
 from app.store import Prefs, StoredGame, VersionConflict
 from app.store.games import Action
 from app.web import messages
-from app.web.deps import GameDep, PlayerDep, RendererDep, StoreDep
+from app.web.deps import GameDep, Player, PlayerDep, RendererDep
 from app.web.errors import engine_status, sentence
-from app.web.render import VARY, is_htmx
+from app.web.render import VARY, Renderer, is_htmx
 from app.web.schemas import random_deal, rules_from
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
@@ -34,34 +34,33 @@ def _to_game(request: Request, stored: StoredGame) -> Response:
 
 
 @router.get("/")
-async def resume(player: PlayerDep, store: StoreDep) -> Response:
+async def resume(player: PlayerDep) -> Response:
     """Continue the latest unfinished game, or deal a new one with the player's choices."""
-    stored = await store.resume(player)
+    stored = await player.resume()
     if stored is None:
-        prefs = await store.prefs(player)
-        stored = await store.create_game(player, random_deal(rules_from(prefs.preset, prefs.draw)))
+        prefs = await player.prefs()
+        stored = await player.create_game(random_deal(rules_from(prefs.preset, prefs.draw)))
     return _see(f"/games/{stored.id}")
 
 
 @router.get("/games/{game_id}")
 async def board(
-    request: Request, stored: GameDep, player: PlayerDep, store: StoreDep, render: RendererDep
+    request: Request, stored: GameDep, player: PlayerDep, render: RendererDep
 ) -> Response:
-    return render.page(request, stored, await store.prefs(player))
+    return render.page(request, stored, await player.prefs())
 
 
 @router.get("/deal/{code}")
-async def share(request: Request, code: str, player: PlayerDep, store: StoreDep) -> Response:
+async def share(request: Request, code: str, player: PlayerDep) -> Response:
     """A new game of a shared deal, with its rules; the sharer's game is untouched."""
     deal = DealCode.parse(code)
-    return _to_game(request, await store.create_game(player, deal))
+    return _to_game(request, await player.create_game(deal))
 
 
 @router.post("/games")
 async def new_game(
     request: Request,
     player: PlayerDep,
-    store: StoreDep,
     preset: Annotated[str, Form()] = "app",
     draw: Annotated[int, Form()] = 3,
     double_click: Annotated[list[str] | None, Form()] = None,
@@ -70,16 +69,15 @@ async def new_game(
     rules = rules_from(preset, draw)
     # A checked box follows its hidden "false" twin, so the last value is the choice.
     tap_to_column = (double_click or ["true"])[-1].lower() in ("true", "on", "1")
-    await store.save_prefs(player, Prefs(tap_to_column, rules.preset, rules.draw))
-    return _to_game(request, await store.create_game(player, random_deal(rules)))
+    await player.save_prefs(Prefs(tap_to_column, rules.preset, rules.draw))
+    return _to_game(request, await player.create_game(random_deal(rules)))
 
 
 async def _act(
     request: Request,
     game_id: str,
-    player: str,
-    store: StoreDep,
-    render: RendererDep,
+    player: Player,
+    render: Renderer,
     action: Action,
     version: int | None,
 ) -> Response:
@@ -87,7 +85,7 @@ async def _act(
     redirect to the board (or the board with the reason, when refused)."""
     htmx = is_htmx(request)
     try:
-        stored = await store.act(player, game_id, action, version=version)
+        stored = await player.act(game_id, action, version=version)
     except (EngineError, VersionConflict) as error:
         if isinstance(error, VersionConflict):
             status_code = 409
@@ -97,8 +95,8 @@ async def _act(
             reason = sentence(str(error))
         if htmx:
             return render.message(request, reason, status_code)
-        current = await store.load_game(player, game_id)
-        prefs = await store.prefs(player)
+        current = await player.game(game_id)
+        prefs = await player.prefs()
         return render.page(request, current, prefs, message=reason, status_code=status_code)
     if htmx:
         return render.update(request, stored)
@@ -110,7 +108,6 @@ async def play_move(
     request: Request,
     game_id: str,
     player: PlayerDep,
-    store: StoreDep,
     render: RendererDep,
     move: Annotated[str, Form()],
     version: Version = None,
@@ -120,7 +117,7 @@ async def play_move(
     def play(game: Game, prefs: Prefs) -> Move:
         return game.play(parsed)
 
-    return await _act(request, game_id, player, store, render, play, version)
+    return await _act(request, game_id, player, render, play, version)
 
 
 @router.post("/games/{game_id}/undo")
@@ -128,14 +125,13 @@ async def undo(
     request: Request,
     game_id: str,
     player: PlayerDep,
-    store: StoreDep,
     render: RendererDep,
     version: Version = None,
 ) -> Response:
     def take_back(game: Game, prefs: Prefs) -> None:
         game.undo()
 
-    return await _act(request, game_id, player, store, render, take_back, version)
+    return await _act(request, game_id, player, render, take_back, version)
 
 
 @router.post("/games/{game_id}/tap")
@@ -143,7 +139,6 @@ async def tap(
     request: Request,
     game_id: str,
     player: PlayerDep,
-    store: StoreDep,
     render: RendererDep,
     card: Annotated[str, Form()],
     double_click: Annotated[bool | None, Form()] = None,
@@ -156,5 +151,5 @@ async def tap(
         to_column = prefs.double_click if double_click is None else double_click
         return game.tap(tapped, double_click=to_column, double=double)
 
-    return await _act(request, game_id, player, store, render, tap_card, version)
+    return await _act(request, game_id, player, render, tap_card, version)
 

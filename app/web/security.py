@@ -67,20 +67,39 @@ def own_origin(scope: Scope) -> Origin | None:
 Refusal = Callable[[Request, int, str], Awaitable[Response]]
 
 
-def _content_length(scope: Scope) -> int | None:
+def _header(scope: Scope, wanted: bytes) -> bytes | None:
     for name, value in scope["headers"]:
-        if name == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return None
+        if name == wanted:
+            return bytes(value)
     return None
+
+
+def _content_length(scope: Scope) -> int | None:
+    value = _header(scope, b"content-length")
+    try:
+        return None if value is None else int(value)
+    except ValueError:
+        return None
+
+
+def is_json(content_type: bytes) -> bool:
+    media = content_type.split(b";", 1)[0].strip().lower()
+    return media == b"application/json" or (
+        media.startswith(b"application/") and media.endswith(b"+json")
+    )
+
+
+def sends_a_non_json_body(scope: Scope) -> bool:
+    """A body (of any length, or chunked) that is not declared application/json."""
+    has_body = (_content_length(scope) or 0) > 0 or _header(scope, b"transfer-encoding")
+    return bool(has_body) and not is_json(_header(scope, b"content-type") or b"")
 
 
 class SecurityMiddleware:
     """Adds the security headers to every response; refuses with 403 a state-changing
-    request whose Origin names another origin; and refuses with 413 a body larger
-    than `max_body_bytes`.
+    request whose Origin names another origin; refuses with 415 a body under /api/
+    that is not application/json (a cross-site form cannot send JSON without the
+    browser asking first); and refuses with 413 a body larger than `max_body_bytes`.
 
     A request without an Origin header (not a browser) is judged as usual; the JSON
     API's application/json rule and the SameSite cookie cover browsers that omit it.
@@ -95,6 +114,7 @@ class SecurityMiddleware:
         refuse: Refusal,
         cross_site_message: str,
         too_large_message: str,
+        not_json_message: str,
     ) -> None:
         self.app = app
         self.allowed = {origin for text in allowed_origins if (origin := parse_origin(text))}
@@ -102,6 +122,7 @@ class SecurityMiddleware:
         self.refuse = refuse
         self.cross_site_message = cross_site_message
         self.too_large_message = too_large_message
+        self.not_json_message = not_json_message
 
     def cross_site(self, scope: Scope) -> bool:
         for name, value in scope["headers"]:
@@ -124,10 +145,13 @@ class SecurityMiddleware:
             await send(message)
 
         refusal = None
-        if scope["method"] in UNSAFE_METHODS and self.cross_site(scope):
+        unsafe = scope["method"] in UNSAFE_METHODS
+        if unsafe and self.cross_site(scope):
             refusal = (403, self.cross_site_message)
         elif (_content_length(scope) or 0) > self.max_body_bytes:
             refusal = (413, self.too_large_message)
+        elif unsafe and scope["path"].startswith("/api/") and sends_a_non_json_body(scope):
+            refusal = (415, self.not_json_message)
         if refusal is not None:
             response = await self.refuse(Request(scope, receive), *refusal)
             await response(scope, receive, send_with_headers)
