@@ -24,6 +24,14 @@ _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _CHAR = {card: _ALPHABET[card.index] for card in ORDERED_DECK}
 _CARD = {_ALPHABET[card.index]: card for card in ORDERED_DECK}
 _COUNT = "0123456789ABCD"  # a foundation holds 0..13 cards
+# _ON_FOUNDATION[start_rank][suit][count]: the letters of the cards a foundation holds.
+_ON_FOUNDATION = [
+    [
+        ["".join(_ALPHABET[suit * 13 + (start + i) % 13] for i in range(n)) for n in range(14)]
+        for suit in range(4)
+    ]
+    for start in range(13)
+]
 
 
 def _pile(cards: tuple[Card, ...]) -> str:
@@ -58,11 +66,16 @@ def encode_position(position: Position) -> str:
 def decode_position(text: str) -> Position:
     """The position written by `encode_position`; raises InvalidCodeError on anything else."""
     try:
-        fields = text.split(".")
-        stock, waste, reserve, t1, t2, t3, t4, counts, pass_text, base = fields
+        stock, waste, reserve, t1, t2, t3, t4, counts, pass_text, base = text.split(".")
         foundations = [_COUNT.index(char) for char in counts]
         start = _ALPHABET.index(base)
-        position = Position(
+        piles = _ON_FOUNDATION[start // 4]
+        # Every card exactly once: on the table, or on a foundation.
+        every = stock + waste + reserve + t1 + t2 + t3 + t4
+        every += "".join(piles[suit][count] for suit, count in enumerate(foundations))
+        if len(foundations) != 4 or len(every) != 52 or len(set(every)) != 52:
+            raise ValueError("not the 52 cards once each")
+        return Position(
             stock=_cards(stock),
             waste=_cards(waste),
             reserve=_cards(reserve),
@@ -74,9 +87,6 @@ def decode_position(text: str) -> Position:
         )
     except (ValueError, KeyError, IndexError):
         raise InvalidCodeError(f"not a stored position: {text[:80]!r}") from None
-    if len(foundations) != 4 or len(position.cards()) != 52 or len(set(position.cards())) != 52:
-        raise InvalidCodeError(f"not a stored position: {text[:80]!r}")
-    return position
 
 
 class UndoEntry(NamedTuple):

@@ -54,4 +54,5 @@ class AsyncStore:
         """Finish the work in hand and close the database connections (repeatable)."""
         if self._executor is not None:
             self._executor.shutdown(wait=True)
+        self.store.close()
         self.store.engine.dispose()

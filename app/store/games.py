@@ -14,11 +14,11 @@ from typing import Any, NamedTuple
 from sqlalchemy import Engine, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from app.engine import DealCode, Game, Position
+from app.engine import DealCode, EngineError, Game, Position
 from app.engine.state import RestoredGame, UndoEntry, UndoStack, decode_position, encode_position
 from app.store.db import is_sqlite
 from app.store.models import PLAYING, WON, actions, games, players
-from app.store.sql import Prepared, Transaction, transaction
+from app.store.sql import Prepared, Transaction, on_connection, transaction
 
 ID_BYTES = 16  # 128 random bits: game and player ids cannot be guessed
 # Without a version, an action that meets a concurrent one is simply tried again.
@@ -181,6 +181,9 @@ class Store:
         self.idle_limit = idle_limit
         self.clock = clock
         self._write_lock = threading.Lock() if is_sqlite(engine) else None
+        # SQLite's one writer keeps its connection (under the lock) instead of taking
+        # one from the pool for every action.
+        self._writer: Any = None
         dialect = engine.dialect
         self._sql = {name: Prepared(statement, dialect) for name, statement in _STATEMENTS.items()}
         dialect_insert = sqlite.insert if is_sqlite(engine) else postgresql.insert
@@ -202,8 +205,24 @@ class Store:
             with transaction(self.engine, write=True) as tx:
                 yield tx
             return
-        with self._write_lock, transaction(self.engine, write=True) as tx:
-            yield tx
+        with self._write_lock:
+            if self._writer is None:
+                self._writer = self.engine.raw_connection()
+            try:
+                with on_connection(self._writer, begin="BEGIN IMMEDIATE") as tx:
+                    yield tx
+            except (EngineError, GameNotFound, VersionConflict):
+                raise
+            except BaseException:
+                # Anything else may have left the connection unusable: take a new one.
+                self.close()
+                raise
+
+    def close(self) -> None:
+        """Give back the writer's connection (the pool's are closed by engine.dispose())."""
+        if self._writer is not None:
+            writer, self._writer = self._writer, None
+            writer.close()
 
     # -- players -----------------------------------------------------------------
 

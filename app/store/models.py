@@ -54,7 +54,9 @@ class GameRow(Base):
     cache of the game after the last action, written in the same transaction."""
 
     __tablename__ = "games"
-    __table_args__ = (Index("ix_games_player_resume", "player_id", "status", "updated_at"),)
+    # Resuming looks up a player's unfinished games. updated_at stays out of the index
+    # so that a move, which changes it, does not rewrite an index entry too.
+    __table_args__ = (Index("ix_games_player_status", "player_id", "status"),)
 
     id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
     player_id: Mapped[str] = mapped_column(
@@ -84,6 +86,8 @@ class ActionRow(Base):
     """
 
     __tablename__ = "actions"
+    # On SQLite the log is stored in its primary key's order (one B-tree, not two).
+    __table_args__ = ({"sqlite_with_rowid": False},)
 
     game_id: Mapped[str] = mapped_column(
         String(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True

@@ -99,20 +99,34 @@ class Transaction:
 
 
 @contextmanager
+def on_connection(connection: Any, *, begin: str | None) -> Iterator[Transaction]:
+    """A transaction on a DBAPI connection already at hand: `begin` is the statement
+    that opens it (SQLite's), or None where the driver opens one itself."""
+    cursor = connection.cursor()
+    if begin is not None:
+        cursor.execute(begin)
+    try:
+        yield Transaction(cursor)
+    except BaseException:
+        connection.rollback()
+        raise
+    connection.commit()
+
+
+def begin_statement(engine: Engine, *, write: bool) -> str | None:
+    """SQLite's BEGIN (IMMEDIATE for a writer; app/store/db.py leaves BEGIN to us there)."""
+    if engine.dialect.name != "sqlite":
+        return None
+    return "BEGIN IMMEDIATE" if write else "BEGIN"
+
+
+@contextmanager
 def transaction(engine: Engine, *, write: bool = False) -> Iterator[Transaction]:
     """A transaction on a connection from the engine's pool: committed at the end of
-    the block, rolled back if it raises. On SQLite a writing transaction begins
-    IMMEDIATE (app/store/db.py leaves BEGIN to us there)."""
+    the block, rolled back if it raises."""
     connection = engine.raw_connection()
     try:
-        cursor = connection.cursor()
-        if engine.dialect.name == "sqlite":
-            cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        try:
-            yield Transaction(cursor)
-        except BaseException:
-            connection.rollback()
-            raise
-        connection.commit()
+        with on_connection(connection, begin=begin_statement(engine, write=write)) as tx:
+            yield tx
     finally:
         connection.close()  # back to the pool

@@ -35,6 +35,18 @@ def game_response(stored: StoredGame, status_code: int = 200) -> Response:
     )
 
 
+# The move route comes first: routes are matched in order, and it is the busiest.
+@router.post("/games/{game_id}/moves", response_model=GameOut, responses=ACTION_ERRORS)
+async def play_move(game_id: str, body: MoveBody, player: PlayerDep) -> Response:
+    """Play a move in SPEC §4 notation; 422 with the reason if the rules refuse it."""
+    move = Move.parse(body.move)
+
+    def play(game: Game, prefs: Prefs) -> Move:
+        return game.play(move)
+
+    return game_response(await player.act(game_id, play, version=body.version))
+
+
 @router.post("/games", status_code=201, response_model=GameOut, responses=ERRORS)
 async def create_game(player: PlayerDep, body: NewGame | None = None) -> Response:
     """A new game: `{}` is a random `app` draw-3 deal (see NewGame for the rest)."""
@@ -45,17 +57,6 @@ async def create_game(player: PlayerDep, body: NewGame | None = None) -> Respons
 @router.get("/games/{game_id}", response_model=GameOut, responses=ERRORS)
 async def get_game(stored: GameDep) -> Response:
     return game_response(stored)
-
-
-@router.post("/games/{game_id}/moves", response_model=GameOut, responses=ACTION_ERRORS)
-async def play_move(game_id: str, body: MoveBody, player: PlayerDep) -> Response:
-    """Play a move in SPEC §4 notation; 422 with the reason if the rules refuse it."""
-    move = Move.parse(body.move)
-
-    def play(game: Game, prefs: Prefs) -> Move:
-        return game.play(move)
-
-    return game_response(await player.act(game_id, play, version=body.version))
 
 
 @router.post("/games/{game_id}/undo", response_model=GameOut, responses=ACTION_ERRORS)

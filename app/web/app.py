@@ -39,7 +39,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        # Close the pooled connections; they reopen if the app is started again.
+        # Close the connections; they reopen if the app is started again.
+        store.store.close()
         store.store.engine.dispose()
 
     app = FastAPI(

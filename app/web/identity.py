@@ -4,6 +4,7 @@ Secure behind https). A player is given an id the first time a route asks for on
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from typing import Any
 
 from itsdangerous import BadSignature, Signer
@@ -22,16 +23,21 @@ class PlayerCookie:
 
     def __init__(self, secret_key: str) -> None:
         self._signer = Signer(secret_key, salt="canfield.player", digest_method=hashlib.sha256)
+        # Checking a signature is a pure function of the value: remember recent answers.
+        self._unsign = lru_cache(maxsize=4096)(self._unsign_uncached)
+
+    def _unsign_uncached(self, value: bytes) -> str | None:
+        try:
+            return self._signer.unsign(value).decode()
+        except (BadSignature, UnicodeDecodeError):
+            return None
 
     def read(self, cookie_header: bytes) -> str | None:
         """The player id in a Cookie header, if its signature holds."""
         for part in cookie_header.split(b";"):
             part = part.strip()
             if part.startswith(_COOKIE_PREFIX):
-                try:
-                    return self._signer.unsign(part[len(_COOKIE_PREFIX) :]).decode()
-                except (BadSignature, UnicodeDecodeError):
-                    return None
+                return self._unsign(part[len(_COOKIE_PREFIX) :])
         return None
 
     def set_cookie(self, player_id: str, *, secure: bool) -> bytes:

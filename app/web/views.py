@@ -26,6 +26,13 @@ PILE_BLOCKS = (
 ALWAYS = ("status", "summary")
 
 
+# _FOUNDATION_CARDS[start_rank][suit]: the names of that foundation's cards, in order.
+_FOUNDATION_CARDS = [
+    [[RANKS[(start + i) % 13] + SUITS[suit] for i in range(13)] for suit in range(4)]
+    for start in range(13)
+]
+
+
 @lru_cache(maxsize=256)
 def rules_dict(rules: Rules) -> dict[str, Any]:
     """The rules as JSON (cached: rules are immutable; callers must not change the dict)."""
@@ -35,6 +42,8 @@ def rules_dict(rules: Rules) -> dict[str, Any]:
 def piles(position: Position) -> dict[str, Any]:
     """The pile fields of the game dict, in SPEC §7 order."""
     reserve = position.reserve
+    on_foundations = _FOUNDATION_CARDS[position.start_rank]
+    counts = position.foundations
     return {
         "start_rank": RANKS[position.start_rank],
         "stock": len(position.stock),
@@ -42,7 +51,7 @@ def piles(position: Position) -> dict[str, Any]:
         "pass": position.pass_number,
         "reserve": {"count": len(reserve), "top": str(reserve[-1]) if reserve else None},
         "foundations": [
-            {"suit": SUITS[suit], "cards": [str(card) for card in position.foundation_cards(suit)]}
+            {"suit": SUITS[suit], "cards": on_foundations[suit][: counts[suit]]}
             for suit in position.foundation_order
         ],
         "tableau": [[str(card) for card in column] for column in position.tableau],

@@ -52,9 +52,7 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_games")),
     )
-    op.create_index(
-        "ix_games_player_resume", "games", ["player_id", "status", "updated_at"], unique=False
-    )
+    op.create_index("ix_games_player_status", "games", ["player_id", "status"], unique=False)
     op.create_table(
         "actions",
         sa.Column("game_id", sa.String(length=32), nullable=False),
@@ -71,11 +69,12 @@ def upgrade() -> None:
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("game_id", "seq", name=op.f("pk_actions")),
+        sqlite_with_rowid=False,
     )
 
 
 def downgrade() -> None:
     op.drop_table("actions")
-    op.drop_index("ix_games_player_resume", table_name="games")
+    op.drop_index("ix_games_player_status", table_name="games")
     op.drop_table("games")
     op.drop_table("players")

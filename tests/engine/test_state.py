@@ -171,3 +171,12 @@ def test_a_restored_game_does_not_pretend_to_hold_its_whole_log() -> None:
     game = FakeStore(DealCode.parse("CF1-D3-AAAAACL")).restore()
     with pytest.raises(NotImplementedError):
         game.record()
+
+
+def test_a_card_both_on_the_table_and_on_its_foundation_is_refused() -> None:
+    position = Position.deal(DealCode.parse("CF1-D3-AAAAACL").deck)
+    # The base card 2C is on the clubs foundation; claim the 3C there too.
+    text = encode_position(position).split(".")
+    text[7] = "2000"
+    with pytest.raises(InvalidCodeError, match="not a stored position"):
+        decode_position(".".join(text))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from conftest import Databases
@@ -36,3 +38,16 @@ def test_migrating_twice_changes_nothing(databases: Databases) -> None:
         assert version == "0001"
     finally:
         engine.dispose()
+
+
+def test_on_sqlite_the_action_log_is_kept_in_its_key_order(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'rowid.sqlite'}")
+    try:
+        migrate(engine)
+        with engine.connect() as connection:
+            sql = connection.execute(
+                text("SELECT sql FROM sqlite_master WHERE name = 'actions'")
+            ).scalar()
+    finally:
+        engine.dispose()
+    assert "WITHOUT ROWID" in sql

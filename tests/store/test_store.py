@@ -43,7 +43,9 @@ def clock() -> Clock:
 def store(database_url: str, clock: Clock) -> Iterator[Store]:
     engine = make_engine(database_url)
     migrate(engine)
-    yield Store(engine, idle_limit=60.0, clock=clock)
+    store = Store(engine, idle_limit=60.0, clock=clock)
+    yield store
+    store.close()
     engine.dispose()
 
 

@@ -1,0 +1,526 @@
+"""The solver's compact board: cards as ints, the talon as one sequence with a pointer, its moves.
+
+The engine's `Position` is clear but general; the search wants something smaller
+and faster. A `State` is a plain tuple
+
+    (columns, talon, pointer, reserve_count, foundations, pass_number, protected)
+
+- `columns`: 4 `bytes`, bottom to top, cards as engine indices (suit * 13 + rank);
+- `talon`: the waste then the stock in dealing order, as `bytes`: the first
+  `pointer` cards are the waste (its top is `talon[pointer - 1]`), the rest the
+  stock. Drawing moves the pointer, recycling sets it back to 0, playing the
+  waste's top removes one card. Recycling keeps the order, so this is exact;
+- `reserve_count`: the reserve is always a prefix of the problem's reserve;
+- `foundations`: 4 counts in suit order C D H S;
+- `pass_number`: as in the engine;
+- `protected`: a bit set of cards that `settle` must not send up (see there).
+
+A `Step` is one move of the search, `(draws, card, target)`: `draws` times
+`draw`, then `card` to `target` (FOUNDATION or a column index). Drawing without
+playing is never needed (the K+ macro of Bjarnason, Tadepalli & Fern): draws
+commute with every other move, so a winning line can always put its draws just
+before the waste card they uncover.
+
+Tests check this move generator against the engine's `legal_moves` and
+`apply_move`; every line the solver returns is replayed through the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.engine import DRAW, FOUNDATION, Card, Move, Position, Rules
+
+Columns = tuple[bytes, bytes, bytes, bytes]
+Foundations = tuple[int, int, int, int]
+State = tuple[Columns, bytes, int, int, Foundations, int, int]
+Step = tuple[int, int, int]
+Key = tuple[bytes, bytes, bytes, bytes, bytes, int, int, int]
+Successor = tuple[int, Step, State]
+
+_RANK = [c % 13 for c in range(52)]
+_RED = [c // 13 in (1, 2) for c in range(52)]
+# The two cards each card goes on in a column: other colour, one rank higher (a K goes on an A).
+_PARENTS = [
+    tuple(p for p in range(52) if _RED[p] != _RED[c] and (_RANK[c] + 1) % 13 == _RANK[p])
+    for c in range(52)
+]
+_OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # the suits of the other colour, by suit
+_BIT = [1 << c for c in range(52)]
+
+# The search's move order (lower first): what most often leads to a win.
+TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM_FOUNDATION = range(6)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The fixed parts of one search: rules, the reserve's cards, the start rank.
+
+    `safe_moves` turns the provably safe foundation moves of `settle` on (the
+    default) or off (to measure what they buy, and in tests).
+    """
+
+    rules: Rules
+    reserve: bytes
+    start_rank: int
+    base_suit: int
+    safe_moves: bool = True
+    rel: tuple[int, ...] = field(init=False, repr=False)
+    _reach: dict[tuple[int, int, bool], list[tuple[int, int, int]]] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        start = self.start_rank
+        object.__setattr__(self, "rel", tuple((c % 13 - start) % 13 for c in range(52)))
+        object.__setattr__(self, "_reach", {})
+
+    @staticmethod
+    def of(position: Position, rules: Rules, *, safe_moves: bool = True) -> Problem:
+        """The problem of `position`, its reserve as the reserve's cards."""
+        return Problem(
+            rules,
+            bytes(card.index for card in position.reserve),
+            position.start_rank,
+            position.base_suit,
+            safe_moves,
+        )
+
+    # -- conversion --------------------------------------------------------------------
+
+    def state_of(self, position: Position) -> State:
+        """The compact state of an engine position; raises ValueError for another reserve."""
+        reserve = bytes(card.index for card in position.reserve)
+        if self.reserve[: len(reserve)] != reserve:
+            raise ValueError("the position's reserve is not part of this problem's reserve")
+        c = tuple(bytes(card.index for card in column) for column in position.tableau)
+        talon = bytes(card.index for card in position.waste) + bytes(
+            card.index for card in reversed(position.stock)
+        )
+        f = position.foundations
+        return (
+            (c[0], c[1], c[2], c[3]),
+            talon,
+            len(position.waste),
+            len(reserve),
+            (f[0], f[1], f[2], f[3]),
+            position.pass_number,
+            0,
+        )
+
+    def position_of(self, state: State) -> Position:
+        """The engine position of a compact state."""
+        columns, talon, pointer, reserve_count, found, pass_number, _ = state
+        card = Card.from_index
+        return Position(
+            stock=tuple(card(c) for c in reversed(talon[pointer:])),
+            waste=tuple(card(c) for c in talon[:pointer]),
+            reserve=tuple(card(c) for c in self.reserve[:reserve_count]),
+            foundations=found,
+            tableau=tuple(tuple(card(c) for c in column) for column in columns),
+            pass_number=pass_number,
+            start_rank=self.start_rank,
+            base_suit=self.base_suit,
+        )
+
+    # -- keys ---------------------------------------------------------------------------
+
+    def key(self, state: State) -> Key:
+        """The canonical key of a state, for the transposition table.
+
+        Columns are sorted (they are interchangeable). Foundations are left out:
+        every card not elsewhere is on them. With unlimited passes the pass number
+        is irrelevant, and so is the pointer whenever the waste tops it can reach
+        are those of a fresh pass (draw 1: always; draw 3: at a multiple of 3 or
+        the end). With limited passes the pass number is kept apart, as a
+        dominance value (fewer passes used is never worse).
+        """
+        columns, talon, pointer, reserve_count, _, _, protected = state
+        rules = self.rules
+        if rules.passes is None and (rules.draw == 1 or pointer % 3 == 0 or pointer == len(talon)):
+            pointer = 0
+        a, b, c, d = sorted(columns)
+        return (a, b, c, d, talon, pointer, reserve_count, protected)
+
+    # -- the stock ------------------------------------------------------------------------
+
+    def reach(self, pointer: int, size: int, pass_number: int) -> list[tuple[int, int, int]]:
+        """The waste tops reachable by drawing, as (new pointer, draws, passes added).
+
+        Each pointer once, by the fewest draws: a pointer reached in this pass is
+        never worse than the same pointer in the next one.
+        """
+        passes = self.rules.passes
+        can_recycle = passes is None or pass_number < passes
+        cache_key = (pointer, size, can_recycle)
+        cached = self._reach.get(cache_key)
+        if cached is not None:
+            return cached
+        draw = self.rules.draw
+        out: list[tuple[int, int, int]] = []
+        seen = set()
+        if pointer > 0:
+            out.append((pointer, 0, 0))
+            seen.add(pointer)
+        q = pointer
+        draws = 0
+        while q < size:
+            q = min(q + draw, size)
+            draws += 1
+            out.append((q, draws, 0))
+            seen.add(q)
+        if size and can_recycle:
+            draws += 1  # the draw that turns the waste over
+            added = 0 if passes is None else 1
+            q = 0
+            while q < size:
+                q = min(q + draw, size)
+                draws += 1
+                if q not in seen:
+                    out.append((q, draws, added))
+        self._reach[cache_key] = out
+        return out
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def successors(self, state: State) -> list[Successor]:
+        """Every step from `state` with its settled result, as (priority, step, state)."""
+        settle = self.settle
+        return [(priority, step, settle(child)) for priority, step, child in self.moves(state)]
+
+    def moves(self, state: State) -> list[Successor]:
+        """Every step from `state` with its result before `settle`."""
+        columns, talon, pointer, reserve_count, found, pass_number, protected = state
+        rules = self.rules
+        rel = self.rel
+        parents = _PARENTS
+        empty_any = rules.empty_column == "any"
+        out: list[Successor] = []
+        where: dict[int, int] = {}
+        empty = -1
+        for j in (3, 2, 1, 0):
+            col = columns[j]
+            if col:
+                where[col[-1]] = j
+            else:
+                empty = j
+
+        def put(j: int, cards: bytes) -> Columns:
+            lst = list(columns)
+            lst[j] = columns[j] + cards
+            return (lst[0], lst[1], lst[2], lst[3])
+
+        def up(suit: int, n: int) -> Foundations:
+            lst = list(found)
+            lst[suit] += n
+            return (lst[0], lst[1], lst[2], lst[3])
+
+        # The reserve's top card.
+        if reserve_count:
+            card = self.reserve[reserve_count - 1]
+            rest = reserve_count - 1
+            if found[card // 13] == rel[card]:
+                child = (columns, talon, pointer, rest, up(card // 13, 1), pass_number, protected)
+                out.append((TO_FOUNDATION, (0, card, FOUNDATION), child))
+            one = bytes((card,))
+            for p in parents[card]:
+                j = where.get(p, -1)
+                if j >= 0:
+                    child = (put(j, one), talon, pointer, rest, found, pass_number, protected)
+                    out.append((FROM_RESERVE, (0, card, j), child))
+            if empty >= 0 and empty_any:
+                child = (put(empty, one), talon, pointer, rest, found, pass_number, protected)
+                out.append((FROM_RESERVE, (0, card, empty), child))
+
+        # The waste's top after any number of draws (the K+ macro move).
+        if talon:
+            for q, draws, added in self.reach(pointer, len(talon), pass_number):
+                card = talon[q - 1]
+                rest_talon = talon[: q - 1] + talon[q:]
+                new_pass = pass_number + added
+                if found[card // 13] == rel[card]:
+                    child = (
+                        columns,
+                        rest_talon,
+                        q - 1,
+                        reserve_count,
+                        up(card // 13, 1),
+                        new_pass,
+                        protected,
+                    )
+                    out.append((TO_FOUNDATION, (draws, card, FOUNDATION), child))
+                one = bytes((card,))
+                targets = [where[p] for p in parents[card] if p in where]
+                if empty >= 0:
+                    targets.append(empty)
+                for j in targets:
+                    child = (
+                        put(j, one),
+                        rest_talon,
+                        q - 1,
+                        reserve_count,
+                        found,
+                        new_pass,
+                        protected,
+                    )
+                    out.append((FROM_TALON, (draws, card, j), child))
+
+        # Column cards: the last one to its foundation; runs to other columns.
+        mode = rules.tableau_moves
+        for i in range(4):
+            col = columns[i]
+            n = len(col)
+            if not n:
+                continue
+            card = col[-1]
+            if found[card // 13] == rel[card]:
+                lifted, rest = self._lift(columns, i, n - 1, reserve_count)
+                child = (lifted, talon, pointer, rest, up(card // 13, 1), pass_number, protected)
+                out.append((TO_FOUNDATION, (0, card, FOUNDATION), child))
+            if mode == "any-run":
+                starts: range | tuple[int, ...] = range(n)
+            elif mode == "top-or-all":
+                starts = (0, n - 1) if n > 1 else (0,)
+            else:
+                starts = (0,)
+            for s in starts:
+                card = col[s]
+                targets = [where[p] for p in parents[card] if where.get(p, i) != i]
+                # One empty column stands for all; a whole column moved to an empty
+                # one changes nothing unless the reserve refills it.
+                if empty >= 0 and empty_any and (s or reserve_count):
+                    targets.append(empty)
+                for j in targets:
+                    lifted, rest = self._lift(columns, i, s, reserve_count)
+                    lst = list(lifted)
+                    lst[j] = columns[j] + col[s:]
+                    child = (
+                        (lst[0], lst[1], lst[2], lst[3]),
+                        talon,
+                        pointer,
+                        rest,
+                        found,
+                        pass_number,
+                        protected,
+                    )
+                    out.append((EMPTIES_COLUMN if s == 0 else IN_TABLEAU, (0, card, j), child))
+
+        # Foundation tops back to a column.
+        if rules.foundation_to_tableau:
+            start = self.start_rank
+            for suit in range(4):
+                count = found[suit]
+                if not count:
+                    continue
+                card = suit * 13 + (start + count - 1) % 13
+                targets = [where[p] for p in parents[card] if p in where]
+                if empty >= 0 and empty_any:
+                    targets.append(empty)
+                one = bytes((card,))
+                for j in targets:
+                    child = (
+                        put(j, one),
+                        talon,
+                        pointer,
+                        reserve_count,
+                        up(suit, -1),
+                        pass_number,
+                        protected | _BIT[card],
+                    )
+                    out.append((FROM_FOUNDATION, (0, card, j), child))
+        return out
+
+    def _lift(self, columns: Columns, i: int, s: int, reserve_count: int) -> tuple[Columns, int]:
+        """The columns with column i cut at s (refilled from the reserve if emptied)."""
+        rest = columns[i][:s]
+        if not rest and reserve_count:
+            reserve_count -= 1
+            rest = self.reserve[reserve_count : reserve_count + 1]
+        lst = list(columns)
+        lst[i] = rest
+        return (lst[0], lst[1], lst[2], lst[3]), reserve_count
+
+    # -- forced and safe moves -----------------------------------------------------------
+
+    def settle(self, state: State, out: list[Move] | None = None, *, cascade: bool = True) -> State:
+        """Play the rules' autocomplete and then the provably safe foundation moves.
+
+        Safe moves are appended to `out` (as engine moves) when it is given; the
+        autocomplete cascade belongs to the move that triggered it, as in the
+        engine, so `cascade=False` skips it before the first safe move (for a
+        position that no move has just reached). Why each safe move loses nothing
+        is told in `_safe_step`.
+        """
+        autocomplete = self.rules.autocomplete
+        safe = self.safe_moves
+        if not autocomplete and not safe:
+            return state
+        protected = state[6]
+        if protected:
+            # A card stays protected only while it is a column's last card.
+            tops = sum(_BIT[col[-1]] for col in state[0] if col)
+            if protected & tops != protected:
+                state = (*state[:6], protected & tops)  # type: ignore[assignment]
+        while True:
+            if cascade and autocomplete and not state[1] and not state[3]:
+                state = self._autocomplete(state)
+            cascade = True
+            nxt = self._safe_step(state, out) if safe else None
+            if nxt is None:
+                return state
+            state = nxt
+
+    def _autocomplete(self, state: State) -> State:
+        columns, talon, pointer, reserve_count, found, pass_number, protected = state
+        rel = self.rel
+        cols = list(columns)
+        f = list(found)
+        moved = True
+        while moved:
+            moved = False
+            for i in range(4):
+                col = cols[i]
+                while col and f[col[-1] // 13] == rel[col[-1]]:
+                    f[col[-1] // 13] += 1
+                    col = col[:-1]
+                    moved = True
+                cols[i] = col
+        return (
+            (cols[0], cols[1], cols[2], cols[3]),
+            talon,
+            pointer,
+            reserve_count,
+            (f[0], f[1], f[2], f[3]),
+            pass_number,
+            protected,
+        )
+
+    def _unused(self, card: int, found: Foundations) -> bool:
+        """Both cards that go on `card` in a column (other colour, one lower) are on foundations."""
+        below = (self.rel[card] - 1) % 13
+        s1, s2 = _OTHER_COLOUR[card // 13]
+        return found[s1] > below and found[s2] > below
+
+    def _safe_step(self, state: State, out: list[Move] | None) -> State | None:
+        """One safe foundation move from `state`, or None.
+
+        Safe means: if the state before it can be won, so can the one after.
+
+        Without foundation_to_tableau, a card is safe once nothing can ever be
+        built on it (`_unused`: cards never come back from the foundations).
+        Take any winning line from before: drop its moves of that card and every
+        other move stays legal, ending in the same win. From the reserve's top
+        and the columns; with draw 1 also from the talon (with unlimited passes
+        draw 1 reaches every talon card at will; with a pass limit only the
+        waste's top, so no draw is spent). With autocomplete only a column card
+        with a card under it, or once the reserve is gone, so that the reserve
+        and the talon run out at the same moments as in the line it replaces.
+
+        With foundation_to_tableau, a column's last card may go up whenever a
+        card lies under it (or it is alone, the reserve is gone and an empty
+        column takes any card): whenever a winning line needs it back, it can
+        come down onto that same card, which nothing else can have covered. The
+        search marks a card it brings down `protected` so that settling does not
+        send it straight back, for as long as it stays a column's last card.
+        Cards from the reserve or the talon could not be put back, so they wait.
+        """
+        columns, talon, pointer, reserve_count, found, pass_number, protected = state
+        rel = self.rel
+        rules = self.rules
+        autocomplete = rules.autocomplete
+        returns = rules.foundation_to_tableau
+        if returns:
+            alone_ok = not reserve_count and rules.empty_column == "any"
+            for i in range(4):
+                col = columns[i]
+                if not col:
+                    continue
+                card = col[-1]
+                if found[card // 13] != rel[card] or protected & _BIT[card]:
+                    continue
+                if len(col) == 1:
+                    if not alone_ok:
+                        continue
+                elif col[-2] not in _PARENTS[card]:
+                    continue  # not a position of real play: it could not come back there
+                return self._up_from_column(state, i, out)
+            return None
+        if reserve_count and not autocomplete:
+            card = self.reserve[reserve_count - 1]
+            if found[card // 13] == rel[card] and self._unused(card, found):
+                if out is not None:
+                    out.append(Move(Card.from_index(card), FOUNDATION))
+                f = list(found)
+                f[card // 13] += 1
+                return (
+                    columns,
+                    talon,
+                    pointer,
+                    reserve_count - 1,
+                    (f[0], f[1], f[2], f[3]),
+                    pass_number,
+                    protected,
+                )
+        for i in range(4):
+            col = columns[i]
+            if not col:
+                continue
+            card = col[-1]
+            if found[card // 13] != rel[card] or not self._unused(card, found):
+                continue
+            if autocomplete and len(col) == 1 and reserve_count:
+                continue
+            return self._up_from_column(state, i, out)
+        if rules.draw == 1 and talon and not autocomplete:
+            if rules.passes is None:
+                candidates = self.reach(pointer, len(talon), pass_number)
+            else:
+                candidates = [(pointer, 0, 0)] if pointer else []
+            for q, draws, added in candidates:
+                card = talon[q - 1]
+                if found[card // 13] != rel[card] or not self._unused(card, found):
+                    continue
+                if out is not None:
+                    out.extend([DRAW] * draws)
+                    out.append(Move(Card.from_index(card), FOUNDATION))
+                f = list(found)
+                f[card // 13] += 1
+                return (
+                    columns,
+                    talon[: q - 1] + talon[q:],
+                    q - 1,
+                    reserve_count,
+                    (f[0], f[1], f[2], f[3]),
+                    pass_number + added,
+                    protected,
+                )
+        return None
+
+    def _up_from_column(self, state: State, i: int, out: list[Move] | None) -> State:
+        columns, talon, pointer, reserve_count, found, pass_number, protected = state
+        card = columns[i][-1]
+        if out is not None:
+            out.append(Move(Card.from_index(card), FOUNDATION))
+        cols, rest = self._lift(columns, i, len(columns[i]) - 1, reserve_count)
+        f = list(found)
+        f[card // 13] += 1
+        return (cols, talon, pointer, rest, (f[0], f[1], f[2], f[3]), pass_number, protected)
+
+    # -- lines ------------------------------------------------------------------------------
+
+    def play(self, state: State, step: Step, out: list[Move]) -> State:
+        """Apply one step and settle, appending its engine moves to `out`.
+
+        Raises ValueError if the step is not one of the state's.
+        """
+        draws, card, target = step
+        for _, candidate, child in self.moves(state):
+            if candidate == step:
+                out.extend([DRAW] * draws)
+                out.append(Move(Card.from_index(card), target))
+                return self.settle(child, out)
+        raise ValueError(f"step {step} is not legal here")
+
+    @staticmethod
+    def won(state: State) -> bool:
+        return sum(state[4]) == 52

@@ -1,0 +1,252 @@
+"""Load benchmark of the game server: N players making moves against a real uvicorn process.
+
+    .venv/bin/python bench/server.py [--players 32] [--seconds 10] [--database-url URL]
+
+Starts `canfield serve` on a free loopback port (a temporary SQLite database unless
+--database-url names one), then runs two phases with the same players, one
+keep-alive connection each and no think time: the trivial endpoint GET /healthz,
+then moves (POST /api/games/{id}/moves with a random legal move from the last
+answer, a new game when one is won or stuck). Prints requests/s, p50 and p99 for
+each, and the ratio of the two throughputs. Traffic goes to 127.0.0.1 only and
+every phase stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection, written by hand to keep the client cheap."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookie = ""
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+
+    async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+        assert self.reader is not None and self.writer is not None
+        head = f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
+        if self.cookie:
+            head += f"Cookie: {self.cookie}\r\n"
+        if method == "POST":
+            head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + body)
+        headers = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(headers[9:12])
+        length = 0
+        for line in headers.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            name = name.lower()
+            if name == b"content-length":
+                length = int(value)
+            elif name == b"set-cookie":
+                self.cookie = value.split(b";", 1)[0].strip().decode()
+        return status, await self.reader.readexactly(length)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """User plus system CPU time of a process so far (Linux /proc), or 0 if unknown."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Phase:
+    name: str
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    seconds: float = 0.0
+    server_cpu: float = 0.0
+
+    def report(self) -> str:
+        count = len(self.latencies)
+        rate = count / self.seconds if self.seconds else 0.0
+        ordered = sorted(self.latencies)
+        p50 = statistics.median(ordered) * 1000 if ordered else 0.0
+        p99 = ordered[int(0.99 * (count - 1))] * 1000 if ordered else 0.0
+        cpu = f"  server CPU {self.server_cpu / count * 1e6:5.0f} us/req" if self.server_cpu else ""
+        return (
+            f"{self.name:<8} {count:>7} requests  {rate:>8.0f}/s  "
+            f"p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  errors {self.errors}{cpu}"
+        )
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / self.seconds if self.seconds else 0.0
+
+
+async def new_game(connection: Connection) -> dict[str, object]:
+    status, body = await connection.request("POST", "/api/games", b"{}")
+    if status != 201:
+        raise RuntimeError(f"creating a game answered {status}: {body[:200]!r}")
+    game: dict[str, object] = json.loads(body)
+    return game
+
+
+async def health_player(connection: Connection, phase: Phase, stop: float) -> None:
+    clock = time.perf_counter
+    while clock() < stop:
+        started = clock()
+        status, _ = await connection.request("GET", "/healthz")
+        if status == 200:
+            phase.latencies.append(clock() - started)
+        else:
+            phase.errors += 1
+
+
+async def move_player(connection: Connection, phase: Phase, stop: float, seed: int) -> None:
+    rng = random.Random(seed)
+    clock = time.perf_counter
+    game = await new_game(connection)
+    while clock() < stop:
+        moves = game["legal_moves"]
+        assert isinstance(moves, list)
+        if not moves or game["moves"] > 400:  # type: ignore[operator]
+            game = await new_game(connection)
+            continue
+        move = rng.choice(moves)
+        body = json.dumps({"move": move, "version": game["version"]}).encode()
+        started = clock()
+        status, answer = await connection.request("POST", f"/api/games/{game['id']}/moves", body)
+        if status == 200:
+            phase.latencies.append(clock() - started)
+            game = json.loads(answer)
+        else:
+            phase.errors += 1
+            game = await new_game(connection)
+
+
+async def run_phase(
+    name: str, connections: list[Connection], seconds: float, warmup: float, pid: int | None
+) -> Phase:
+    # A short unrecorded warm-up, then the measured run.
+    for measured in (False, True):
+        phase = Phase(name)
+        length = seconds if measured else warmup
+        cpu_before = cpu_seconds(pid)
+        began = time.perf_counter()
+        stop = began + length
+        if name == "healthz":
+            jobs = [health_player(c, phase, stop) for c in connections]
+        else:
+            jobs = [move_player(c, phase, stop, i) for i, c in enumerate(connections)]
+        await asyncio.gather(*jobs)
+        phase.seconds = time.perf_counter() - began
+        phase.server_cpu = cpu_seconds(pid) - cpu_before
+    return phase
+
+
+async def bench(
+    port: int, players: int, seconds: float, warmup: float, pid: int | None, phases: list[str]
+) -> None:
+    connections = [Connection(port) for _ in range(players)]
+    for connection in connections:
+        await connection.open()
+    results = {}
+    try:
+        for name in phases:
+            results[name] = await run_phase(name, connections, seconds, warmup, pid)
+    finally:
+        for connection in connections:
+            connection.close()
+    for phase in results.values():
+        print(phase.report())
+    if len(results) == 2:
+        ratio = results["moves"].rate / results["healthz"].rate
+        print(f"ratio    moves/healthz throughput {ratio:.2f}")
+
+
+def start_server(port: int, database_url: str, data_dir: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "DATABASE_URL": database_url, "CANFIELD_DATA_DIR": str(data_dir)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--host", HOST, "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=1):
+                return process
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument("--database-url", default="")
+    parser.add_argument("--port", type=int, default=0, help="use a server already running here")
+    parser.add_argument("--only", choices=["healthz", "moves"], help="run one phase only")
+    args = parser.parse_args()
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    with tempfile.TemporaryDirectory(prefix="canfield-bench-") as tmp:
+        process = None
+        port = args.port
+        if not port:
+            port = free_port()
+            url = args.database_url or f"sqlite:///{tmp}/bench.sqlite"
+            process = start_server(port, url, Path(tmp))
+            print(f"server on {HOST}:{port}, database {url.split('@')[-1]}")
+        print(f"{args.players} players, {args.seconds:.0f} s per phase, no think time")
+        try:
+            pid = process.pid if process is not None else None
+            phases = [args.only] if args.only else ["healthz", "moves"]
+            asyncio.run(bench(port, args.players, args.seconds, args.warmup, pid, phases))
+        finally:
+            if process is not None:
+                process.send_signal(signal.SIGINT)
+                process.wait(15)
+
+
+if __name__ == "__main__":
+    main()
