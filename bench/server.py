@@ -95,6 +95,7 @@ class Phase:
     errors: int = 0
     seconds: float = 0.0
     server_cpu: float = 0.0
+    client_cpu: float = 0.0
 
     def report(self) -> str:
         count = len(self.latencies)
@@ -102,7 +103,9 @@ class Phase:
         ordered = sorted(self.latencies)
         p50 = statistics.median(ordered) * 1000 if ordered else 0.0
         p99 = ordered[int(0.99 * (count - 1))] * 1000 if ordered else 0.0
-        cpu = f"  server CPU {self.server_cpu / count * 1e6:5.0f} us/req" if self.server_cpu else ""
+        cpu = f"  client CPU {self.client_cpu / count * 1e6:4.0f} us/req"
+        if self.server_cpu:
+            cpu += f"  server CPU {self.server_cpu / count * 1e6:4.0f} us/req"
         return (
             f"{self.name:<8} {count:>7} requests  {rate:>8.0f}/s  "
             f"p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  errors {self.errors}{cpu}"
@@ -162,6 +165,7 @@ async def run_phase(
         phase = Phase(name)
         length = seconds if measured else warmup
         cpu_before = cpu_seconds(pid)
+        client_before = time.process_time()
         began = time.perf_counter()
         stop = began + length
         if name == "healthz":
@@ -171,6 +175,7 @@ async def run_phase(
         await asyncio.gather(*jobs)
         phase.seconds = time.perf_counter() - began
         phase.server_cpu = cpu_seconds(pid) - cpu_before
+        phase.client_cpu = time.process_time() - client_before
     return phase
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import secrets
 import threading
 from collections.abc import Callable, Iterator
@@ -161,6 +162,37 @@ _STATEMENTS: dict[str, Any] = {
 }
 
 
+class WriteLock:
+    """SQLite's single writer, taken in turn by threads and by processes.
+
+    Threads queue on a lock; processes (several server workers on one database
+    file) queue on an exclusive flock of `<database>.lock`, which wakes the next
+    writer as soon as it is released, where SQLite's own busy handler would poll
+    and sleep for milliseconds.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self._thread_lock = threading.Lock()
+        database = engine.url.database
+        self._file: Any = None
+        if database and database != ":memory:":
+            self._file = open(f"{database}.lock", "a")  # noqa: SIM115  # held for the store's life
+
+    def __enter__(self) -> None:
+        self._thread_lock.acquire()
+        if self._file is not None:
+            try:
+                fcntl.flock(self._file, fcntl.LOCK_EX)
+            except BaseException:
+                self._thread_lock.release()
+                raise
+
+    def __exit__(self, *exc: object) -> None:
+        if self._file is not None:
+            fcntl.flock(self._file, fcntl.LOCK_UN)
+        self._thread_lock.release()
+
+
 class Store:
     """Players and games in one database (SQLite or PostgreSQL).
 
@@ -180,7 +212,7 @@ class Store:
         self.engine = engine
         self.idle_limit = idle_limit
         self.clock = clock
-        self._write_lock = threading.Lock() if is_sqlite(engine) else None
+        self._write_lock = WriteLock(engine) if is_sqlite(engine) else None
         # SQLite's one writer keeps its connection (under the lock) instead of taking
         # one from the pool for every action.
         self._writer: Any = None

@@ -31,9 +31,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     engine = make_engine(settings.resolved_database_url())
     migrate(engine)
-    # SQLite writes one at a time anyway; PostgreSQL gets a few connections' worth.
-    import os
-    threads = int(os.environ.get("CANFIELD_THREADS", "2" if is_sqlite(engine) else "8"))
+    threads = settings.db_threads
+    if threads is None:
+        threads = 0 if is_sqlite(engine) else 8
     store = AsyncStore(Store(engine, idle_limit=settings.idle_limit_seconds), threads=threads)
 
     @asynccontextmanager

@@ -34,6 +34,13 @@ class Settings(BaseSettings):
     idle_limit_seconds: float = 60.0
     """A gap between two actions counts as playing time only up to this (skill scoring)."""
     max_body_bytes: int = 16 * 1024
+    workers: int = 1
+    """Server processes (uvicorn workers). On SQLite they take turns to write (a file
+    lock); on PostgreSQL each works on its own."""
+    db_threads: int | None = None
+    """Worker threads for database calls; 0 runs them on the event loop. Unset: 0 on
+    SQLite (its calls are short and take turns anyway; measured fastest, see
+    bench/server.py) and 8 on PostgreSQL (whose calls wait on the network)."""
     allowed_origins: list[str] = []
     """Origins besides the server's own that may post (e.g. the public https origin
     behind a proxy that rewrites Host)."""
