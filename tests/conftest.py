@@ -198,6 +198,7 @@ class ServerProcess:
 
     database_url: str
     data_dir: Path
+    workers: int = 1
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
 
@@ -210,6 +211,7 @@ class ServerProcess:
             **os.environ,
             "DATABASE_URL": self.database_url,
             "CANFIELD_DATA_DIR": str(self.data_dir),
+            "CANFIELD_WORKERS": str(self.workers),
             "PYTHONUNBUFFERED": "1",
         }
         env.pop("SECRET_KEY", None)  # the key is made once and kept in the data folder

@@ -8,6 +8,7 @@ import threading
 from typing import Any
 
 import httpx
+import pytest
 from conftest import ServerProcess
 
 from app.engine import Game
@@ -18,16 +19,21 @@ ROUNDS = 60
 FREE_DRAWS = 15
 
 
+@pytest.mark.parametrize("workers", [1, 2], ids=["one-process", "two-processes"])
 def test_racing_clients_apply_each_action_once_or_get_409(
-    server_process: ServerProcess,
+    server_process: ServerProcess, workers: int
 ) -> None:
+    server_process.workers = workers
     server_process.start()
-    first = httpx.Client(base_url=server_process.url, timeout=20)
+    # A new connection for every request, so that two server processes share the work.
+    limits = httpx.Limits(max_keepalive_connections=0)
+    first = httpx.Client(base_url=server_process.url, timeout=20, limits=limits)
     game = first.post("/api/games", json={"rules": {"undo_limit": None}}).json()
     url = f"/api/games/{game['id']}"
     second = httpx.Client(
         base_url=server_process.url,
         timeout=20,
+        limits=limits,
         cookies={"canfield_player": first.cookies["canfield_player"]},
     )
     results: list[tuple[int, str, int, dict[str, Any]]] = []
