@@ -360,7 +360,7 @@ class Problem:
             # A card stays protected only while it is a column's last card.
             tops = sum(_BIT[col[-1]] for col in state[0] if col)
             if protected & tops != protected:
-                state = (*state[:6], protected & tops)  # type: ignore[assignment]
+                state = (*state[:6], protected & tops)
         while True:
             if cascade and autocomplete and not state[1] and not state[3]:
                 state = self._autocomplete(state)

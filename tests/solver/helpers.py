@@ -1,0 +1,171 @@
+"""Test helpers: every rule combination, small hand-made positions, and engine-only searches.
+
+Everything here uses only the engine's own `legal_moves` and `apply_move`, so
+the solver is judged against the rules, never against itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Hashable
+
+from app.engine import DRAW, Card, Move, Position, Rules, apply_move, legal_moves
+
+PLAY_OPTIONS = {
+    "draw": (1, 3),
+    "passes": (None, 1, 2),
+    "tableau_moves": ("any-run", "top-or-all", "all"),
+    "empty_column": ("any", "waste"),
+    "foundation_to_tableau": (True, False),
+    "autocomplete": (True, False),
+}
+
+
+def every_rules() -> list[Rules]:
+    """Every combination of the options that change what can be played (144 rule sets)."""
+    names = list(PLAY_OPTIONS)
+    return [
+        Rules.preset_named("app", **dict(zip(names, values, strict=True)))
+        for values in itertools.product(*PLAY_OPTIONS.values())
+    ]
+
+
+def rules_id(rules: Rules) -> str:
+    return rules.token
+
+
+def small_position(
+    rng: random.Random, rules: Rules, out: int, reserve: int = 3, suits: int = 4, trap: float = 0.5
+) -> Position:
+    """A position of real play with `out` cards of `suits` suits off the foundations.
+
+    Up to `reserve` of them are in the reserve. Columns are runs (other colour,
+    one lower), and while the reserve has cards no column is empty, as in any
+    game. With probability `trap` the reserve or the stock gets a card above a lower card
+    of its own suit, the usual way a game gets stuck.
+    """
+    start = rng.randrange(13)
+    open_suits = rng.sample(range(4), suits)
+    missing = [0, 0, 0, 0]
+    while sum(missing) < out:
+        suit = rng.choice(open_suits)
+        if missing[suit] < 13:
+            missing[suit] += 1
+    found = [13 - m for m in missing]
+    pool = [
+        Card.of((start + found[suit] + i) % 13, suit)
+        for suit in range(4)
+        for i in range(missing[suit])
+    ]
+    rng.shuffle(pool)
+    reserve_cards = [pool.pop() for _ in range(rng.randint(0, min(reserve, len(pool))))]
+    columns: list[list[Card]] = [[], [], [], []]
+    for column in columns:
+        if pool and rng.random() < 0.7:
+            column.append(pool.pop())
+            while rng.random() < 0.6:
+                top = column[-1]
+                fits = [c for c in pool if c.red != top.red and (c.rank + 1) % 13 == top.rank]
+                if not fits:
+                    break
+                card = rng.choice(fits)
+                pool.remove(card)
+                column.append(card)
+    talon = pool
+    if rng.random() < trap:
+        _invert_a_suit(rng, reserve_cards if rng.random() < 0.5 else talon, start)
+    for column in columns:
+        if not column and reserve_cards:
+            # Real play never leaves a column empty beside a reserve.
+            column.append(reserve_cards.pop(0))
+    pointer = rng.randint(0, len(talon))
+    pass_number = rng.randint(1, rules.passes) if rules.passes else 1
+    return Position(
+        stock=tuple(reversed(talon[pointer:])),
+        waste=tuple(talon[:pointer]),
+        reserve=tuple(reserve_cards),
+        foundations=(found[0], found[1], found[2], found[3]),
+        tableau=tuple(tuple(column) for column in columns),
+        pass_number=pass_number,
+        start_rank=start,
+        base_suit=rng.randrange(4),
+    )
+
+
+def _invert_a_suit(rng: random.Random, pile: list[Card], start: int) -> None:
+    """Reorder two same-suit cards of `pile` so the higher one comes later (nearer the top)."""
+    pairs = [
+        (i, j)
+        for i in range(len(pile))
+        for j in range(i + 1, len(pile))
+        if pile[i].suit == pile[j].suit
+    ]
+    if pairs:
+        i, j = rng.choice(pairs)
+        if (pile[i].rank - start) % 13 > (pile[j].rank - start) % 13:
+            pile[i], pile[j] = pile[j], pile[i]
+
+
+def canonical(position: Position, rules: Rules) -> Hashable:
+    """A position up to the order of its columns (and its pass number when passes are unlimited)."""
+    return (
+        tuple(sorted(position.tableau, key=lambda col: [c.index for c in col])),
+        position.stock,
+        position.waste,
+        position.reserve,
+        position.foundations,
+        position.pass_number if rules.passes is not None else 0,
+    )
+
+
+def naive_winnable(position: Position, rules: Rules, limit: int = 200_000) -> bool:
+    """Exhaustive search over engine moves with a visited set; raises if over `limit` positions."""
+    seen = {canonical(position, rules)}
+    stack = [position]
+    while stack:
+        here = stack.pop()
+        if here.won:
+            return True
+        for move in legal_moves(here, rules):
+            after = apply_move(here, rules, move)
+            key = canonical(after, rules)
+            if key not in seen:
+                seen.add(key)
+                stack.append(after)
+        if len(seen) > limit:
+            raise AssertionError("the brute-force search grew too large for a test")
+    return False
+
+
+def engine_step_results(position: Position, rules: Rules) -> set[Hashable]:
+    """Every position one solver step away, by the engine: draws, then one card move.
+
+    For each waste top the draws can bring up (the first time each appears), each
+    legal move of that card; and every other legal move of `position` itself.
+    """
+    results: set[Hashable] = set()
+    for move in legal_moves(position, rules):
+        if move != DRAW:
+            results.add(canonical(apply_move(position, rules, move), rules))
+    here = position
+    seen_pointers = {len(position.waste)}
+    start_pass = position.pass_number
+    while DRAW in legal_moves(here, rules) and here.pass_number < start_pass + 2:
+        here = apply_move(here, rules, DRAW)
+        pointer = len(here.waste)
+        if pointer in seen_pointers or not here.waste:
+            continue
+        seen_pointers.add(pointer)
+        top = here.waste[-1]
+        for move in legal_moves(here, rules):
+            if move.card == top:
+                results.add(canonical(apply_move(here, rules, move), rules))
+    return results
+
+
+def replays_to_a_win(position: Position, rules: Rules, line: tuple[Move, ...]) -> bool:
+    """Apply every move of `line` with the engine (raising if one is illegal); is it won?"""
+    for move in line:
+        position = apply_move(position, rules, move)
+    return position.won
