@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: run test setup setup-dev system-deps lint
+.PHONY: run test setup setup-dev system-deps lint bench-server
 
 run: setup
 	$(VENV)/bin/canfield serve --host 127.0.0.1 --port 8000
@@ -41,3 +41,7 @@ static/vendor/htmx.min.js: package.json package-lock.json
 system-deps:
 	@command -v chromium >/dev/null || { apt-get update -q && apt-get install -y -q chromium; }
 	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { apt-get update -q && apt-get install -y -q postgresql; }
+
+# Load benchmark of the game server on 127.0.0.1 (prints figures; bounded in time).
+bench-server: setup-dev
+	$(PY) bench/server.py --players 32 --seconds 10
