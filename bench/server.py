@@ -4,7 +4,8 @@
 
 Starts `canfield serve` on a free loopback port (a temporary SQLite database unless
 --database-url names one), then runs two phases with the same players, one
-keep-alive connection each and no think time: the trivial endpoint GET /healthz,
+keep-alive connection each and no think time (unless --think-ms): the trivial
+endpoint GET /healthz,
 then moves (POST /api/games/{id}/moves with a random legal move from the last
 answer, a new game when one is won or stuck). Prints requests/s, p50 and p99 for
 each, and the ratio of the two throughputs. Traffic goes to 127.0.0.1 only and
@@ -124,9 +125,11 @@ async def new_game(connection: Connection) -> dict[str, object]:
     return game
 
 
-async def health_player(connection: Connection, phase: Phase, stop: float) -> None:
+async def health_player(connection: Connection, phase: Phase, stop: float, think: float) -> None:
     clock = time.perf_counter
     while clock() < stop:
+        if think:
+            await asyncio.sleep(think)
         started = clock()
         status, _ = await connection.request("GET", "/healthz")
         if status == 200:
@@ -135,11 +138,15 @@ async def health_player(connection: Connection, phase: Phase, stop: float) -> No
             phase.errors += 1
 
 
-async def move_player(connection: Connection, phase: Phase, stop: float, seed: int) -> None:
+async def move_player(
+    connection: Connection, phase: Phase, stop: float, seed: int, think: float
+) -> None:
     rng = random.Random(seed)
     clock = time.perf_counter
     game = await new_game(connection)
     while clock() < stop:
+        if think:
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
         moves = game["legal_moves"]
         assert isinstance(moves, list)
         if not moves or game["moves"] > 400:  # type: ignore[operator]
@@ -158,7 +165,12 @@ async def move_player(connection: Connection, phase: Phase, stop: float, seed: i
 
 
 async def run_phase(
-    name: str, connections: list[Connection], seconds: float, warmup: float, pid: int | None
+    name: str,
+    connections: list[Connection],
+    seconds: float,
+    warmup: float,
+    pid: int | None,
+    think: float,
 ) -> Phase:
     # A short unrecorded warm-up, then the measured run.
     for measured in (False, True):
@@ -169,9 +181,9 @@ async def run_phase(
         began = time.perf_counter()
         stop = began + length
         if name == "healthz":
-            jobs = [health_player(c, phase, stop) for c in connections]
+            jobs = [health_player(c, phase, stop, think) for c in connections]
         else:
-            jobs = [move_player(c, phase, stop, i) for i, c in enumerate(connections)]
+            jobs = [move_player(c, phase, stop, i, think) for i, c in enumerate(connections)]
         await asyncio.gather(*jobs)
         phase.seconds = time.perf_counter() - began
         phase.server_cpu = cpu_seconds(pid) - cpu_before
@@ -180,7 +192,13 @@ async def run_phase(
 
 
 async def bench(
-    port: int, players: int, seconds: float, warmup: float, pid: int | None, phases: list[str]
+    port: int,
+    players: int,
+    seconds: float,
+    warmup: float,
+    pid: int | None,
+    phases: list[str],
+    think: float,
 ) -> None:
     connections = [Connection(port) for _ in range(players)]
     for connection in connections:
@@ -188,7 +206,7 @@ async def bench(
     results = {}
     try:
         for name in phases:
-            results[name] = await run_phase(name, connections, seconds, warmup, pid)
+            results[name] = await run_phase(name, connections, seconds, warmup, pid, think)
     finally:
         for connection in connections:
             connection.close()
@@ -227,6 +245,12 @@ def main() -> None:
     parser.add_argument("--database-url", default="")
     parser.add_argument("--port", type=int, default=0, help="use a server already running here")
     parser.add_argument("--only", choices=["healthz", "moves"], help="run one phase only")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="pause of each player between requests (about; default none: saturation)",
+    )
     args = parser.parse_args()
     try:
         import uvloop
@@ -242,11 +266,15 @@ def main() -> None:
             url = args.database_url or f"sqlite:///{tmp}/bench.sqlite"
             process = start_server(port, url, Path(tmp))
             print(f"server on {HOST}:{port}, database {url.split('@')[-1]}")
-        print(f"{args.players} players, {args.seconds:.0f} s per phase, no think time")
+        pause = f"{args.think_ms:.0f} ms think time" if args.think_ms else "no think time"
+        print(f"{args.players} players, {args.seconds:.0f} s per phase, {pause}")
         try:
             pid = process.pid if process is not None else None
             phases = [args.only] if args.only else ["healthz", "moves"]
-            asyncio.run(bench(port, args.players, args.seconds, args.warmup, pid, phases))
+            think = args.think_ms / 1000
+            asyncio.run(
+                bench(port, args.players, args.seconds, args.warmup, pid, phases, think)
+            )
         finally:
             if process is not None:
                 process.send_signal(signal.SIGINT)
