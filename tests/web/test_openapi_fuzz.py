@@ -3,6 +3,7 @@ and every answer is documented and fits its schema."""
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -67,7 +68,7 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 )
 def test_no_input_gets_a_server_error(case: Any, player: dict[str, str]) -> None:
     headers = {}
-    if "game_id" in (case.path_parameters or {}) and hash(str(case.body)) % 2:
+    if "game_id" in (case.path_parameters or {}) and zlib.crc32(repr(case.body).encode()) % 2:
         # Half the cases play on the real game, as its owner.
         case.path_parameters["game_id"] = player["game_id"]
         headers["Cookie"] = player["cookie"]
