@@ -45,6 +45,8 @@ _PARENTS = [
     tuple(p for p in range(52) if _RED[p] != _RED[c] and (_RANK[c] + 1) % 13 == _RANK[p])
     for c in range(52)
 ]
+# The two cards that go on each card.
+_CHILDREN = [tuple(c for c in range(52) if p in _PARENTS[c]) for p in range(52)]
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # the suits of the other colour, by suit
 _BIT = [1 << c for c in range(52)]
 
@@ -236,9 +238,15 @@ class Problem:
         if talon:
             for q, draws, added in self.reach(pointer, len(talon), pass_number):
                 card = talon[q - 1]
+                home = found[card // 13] == rel[card]
+                targets = [where[p] for p in parents[card] if p in where]
+                if empty >= 0:
+                    targets.append(empty)
+                if not home and not targets:
+                    continue
                 rest_talon = talon[: q - 1] + talon[q:]
                 new_pass = pass_number + added
-                if found[card // 13] == rel[card]:
+                if home:
                     child = (
                         columns,
                         rest_talon,
@@ -250,9 +258,6 @@ class Problem:
                     )
                     out.append((TO_FOUNDATION, (draws, card, FOUNDATION), child))
                 one = bytes((card,))
-                targets = [where[p] for p in parents[card] if p in where]
-                if empty >= 0:
-                    targets.append(empty)
                 for j in targets:
                     child = (
                         put(j, one),
@@ -265,45 +270,46 @@ class Problem:
                     )
                     out.append((FROM_TALON, (draws, card, j), child))
 
-        # Column cards: the last one to its foundation; runs to other columns.
-        mode = rules.tableau_moves
+        # Column cards: the last one to its foundation.
         for i in range(4):
             col = columns[i]
-            n = len(col)
-            if not n:
-                continue
-            card = col[-1]
-            if found[card // 13] == rel[card]:
-                lifted, rest = self._lift(columns, i, n - 1, reserve_count)
+            if col and found[col[-1] // 13] == rel[col[-1]]:
+                card = col[-1]
+                lifted, rest = self._lift(columns, i, len(col) - 1, reserve_count)
                 child = (lifted, talon, pointer, rest, up(card // 13, 1), pass_number, protected)
                 out.append((TO_FOUNDATION, (0, card, FOUNDATION), child))
-            if mode == "any-run":
-                starts: range | tuple[int, ...] = range(n)
-            elif mode == "top-or-all":
-                starts = (0, n - 1) if n > 1 else (0,)
-            else:
-                starts = (0,)
-            for s in starts:
-                card = col[s]
-                targets = [where[p] for p in parents[card] if where.get(p, i) != i]
-                # One empty column stands for all; a whole column moved to an empty
-                # one changes nothing unless the reserve refills it.
-                if empty >= 0 and empty_any and (s or reserve_count):
-                    targets.append(empty)
-                for j in targets:
-                    lifted, rest = self._lift(columns, i, s, reserve_count)
-                    lst = list(lifted)
-                    lst[j] = columns[j] + col[s:]
-                    child = (
-                        (lst[0], lst[1], lst[2], lst[3]),
-                        talon,
-                        pointer,
-                        rest,
-                        found,
-                        pass_number,
-                        protected,
-                    )
-                    out.append((EMPTIES_COLUMN if s == 0 else IN_TABLEAU, (0, card, j), child))
+
+        # Column runs onto the cards they fit: find the (at most 8) cards that fit a top.
+        mode = rules.tableau_moves
+        for top, j in where.items():
+            for card in _CHILDREN[top]:
+                for i in range(4):
+                    if i == j:
+                        continue
+                    col = columns[i]
+                    s = col.find(card)
+                    if s < 0:
+                        continue
+                    if s and mode != "any-run" and (mode == "all" or s != len(col) - 1):
+                        break
+                    out.append(self._run_move(state, i, s, j))
+                    break
+        # Runs to an empty column: one empty column stands for all, and a whole
+        # column moved to an empty one changes nothing unless the reserve refills it.
+        if empty >= 0 and empty_any:
+            for i in range(4):
+                n = len(columns[i])
+                if not n or i == empty:
+                    continue
+                if mode == "any-run":
+                    starts: range | tuple[int, ...] = range(n)
+                elif mode == "top-or-all":
+                    starts = (0, n - 1) if n > 1 else (0,)
+                else:
+                    starts = (0,)
+                for s in starts:
+                    if s or reserve_count:
+                        out.append(self._run_move(state, i, s, empty))
 
         # Foundation tops back to a column.
         if rules.foundation_to_tableau:
@@ -329,6 +335,24 @@ class Problem:
                     )
                     out.append((FROM_FOUNDATION, (0, card, j), child))
         return out
+
+    def _run_move(self, state: State, i: int, s: int, j: int) -> Successor:
+        """Column i's cards from index s on, moved onto column j."""
+        columns, talon, pointer, reserve_count, found, pass_number, protected = state
+        col = columns[i]
+        lifted, rest = self._lift(columns, i, s, reserve_count)
+        lst = list(lifted)
+        lst[j] = columns[j] + col[s:]
+        child = (
+            (lst[0], lst[1], lst[2], lst[3]),
+            talon,
+            pointer,
+            rest,
+            found,
+            pass_number,
+            protected,
+        )
+        return (EMPTIES_COLUMN if s == 0 else IN_TABLEAU, (0, col[s], j), child)
 
     def _lift(self, columns: Columns, i: int, s: int, reserve_count: int) -> tuple[Columns, int]:
         """The columns with column i cut at s (refilled from the reserve if emptied)."""

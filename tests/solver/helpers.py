@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import deque
 from collections.abc import Hashable
 
 from app.engine import DRAW, Card, Move, Position, Rules, apply_move, legal_moves
@@ -120,11 +121,11 @@ def canonical(position: Position, rules: Rules) -> Hashable:
 
 
 def naive_winnable(position: Position, rules: Rules, limit: int = 200_000) -> bool:
-    """Exhaustive search over engine moves with a visited set; raises if over `limit` positions."""
+    """Breadth-first search over engine moves with a visited set; raises if over `limit`."""
     seen = {canonical(position, rules)}
-    stack = [position]
-    while stack:
-        here = stack.pop()
+    queue = deque([position])
+    while queue:
+        here = queue.popleft()
         if here.won:
             return True
         for move in legal_moves(here, rules):
@@ -132,7 +133,7 @@ def naive_winnable(position: Position, rules: Rules, limit: int = 200_000) -> bo
             key = canonical(after, rules)
             if key not in seen:
                 seen.add(key)
-                stack.append(after)
+                queue.append(after)
         if len(seen) > limit:
             raise AssertionError("the brute-force search grew too large for a test")
     return False

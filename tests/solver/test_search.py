@@ -1,0 +1,243 @@
+"""The solver's verdicts and lines: checked by the engine and by a naive exhaustive search."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.engine import DealCode, Game, Position, Rules, apply_move
+from app.solver import Budget, Solution, Verdict, solve
+from app.solver.board import Problem
+from app.solver.search import Solver
+
+from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
+
+EVERY_RULES = every_rules()
+BIG = Budget(nodes=2_000_000, seconds=120)
+
+# For each rule set, the seeds of two small positions (see `sample`): the first
+# can be won, the second cannot, as the naive search in the test checks. They
+# were picked by running the naive search over the first few hundred seeds,
+# preferring those with the most positions to search, so that the solver's
+# prunings have something to get wrong.
+SAMPLES = {
+    "D1A1": (12, 37),
+    "D1": (17, 37),
+    "D1F0A1": (44, 48),
+    "D1F0": (6, 17),
+    "D1EWA1": (10, 12),
+    "D1EW": (35, 16),
+    "D1EWF0A1": (19, 37),
+    "D1EWF0": (45, 37),
+    "D1TOA1": (11, 35),
+    "D1TO": (33, 83),
+    "D1TOF0A1": (38, 48),
+    "D1TOF0": (33, 38),
+    "D1TOEWA1": (45, 42),
+    "D1TOEW": (16, 38),
+    "D1TOEWF0A1": (10, 37),
+    "D1TOEWF0": (48, 37),
+    "D1TWA1": (3, 65),
+    "D1TW": (50, 83),
+    "D1TWF0A1": (30, 37),
+    "D1TWF0": (24, 0),
+    "D1TWEWA1": (27, 42),
+    "D1TWEW": (49, 37),
+    "D1TWEWF0A1": (27, 35),
+    "D1TWEWF0": (6, 192),
+    "D1P1A1": (11, 38),
+    "D1P1": (38, 41),
+    "D1P1F0A1": (27, 42),
+    "D1P1F0": (30, 42),
+    "D1P1EWA1": (29, 36),
+    "D1P1EW": (5, 35),
+    "D1P1EWF0A1": (24, 37),
+    "D1P1EWF0": (17, 38),
+    "D1P1TOA1": (27, 35),
+    "D1P1TO": (47, 25),
+    "D1P1TOF0A1": (24, 42),
+    "D1P1TOF0": (26, 25),
+    "D1P1TOEWA1": (33, 23),
+    "D1P1TOEW": (47, 42),
+    "D1P1TOEWF0A1": (20, 48),
+    "D1P1TOEWF0": (10, 48),
+    "D1P1TWA1": (12, 42),
+    "D1P1TW": (29, 20),
+    "D1P1TWF0A1": (19, 35),
+    "D1P1TWF0": (26, 23),
+    "D1P1TWEWA1": (33, 42),
+    "D1P1TWEW": (10, 35),
+    "D1P1TWEWF0A1": (27, 37),
+    "D1P1TWEWF0": (30, 0),
+    "D1P2A1": (30, 62),
+    "D1P2": (40, 38),
+    "D1P2F0A1": (11, 7),
+    "D1P2F0": (20, 41),
+    "D1P2EWA1": (38, 42),
+    "D1P2EW": (29, 69),
+    "D1P2EWF0A1": (20, 35),
+    "D1P2EWF0": (33, 37),
+    "D1P2TOA1": (3, 36),
+    "D1P2TO": (23, 48),
+    "D1P2TOF0A1": (5, 17),
+    "D1P2TOF0": (19, 62),
+    "D1P2TOEWA1": (18, 81),
+    "D1P2TOEW": (48, 37),
+    "D1P2TOEWF0A1": (29, 48),
+    "D1P2TOEWF0": (33, 48),
+    "D1P2TWA1": (39, 0),
+    "D1P2TW": (7, 74),
+    "D1P2TWF0A1": (34, 38),
+    "D1P2TWF0": (29, 48),
+    "D1P2TWEWA1": (18, 42),
+    "D1P2TWEW": (8, 35),
+    "D1P2TWEWF0A1": (33, 42),
+    "D1P2TWEWF0": (34, 37),
+    "D3A1": (48, 37),
+    "D3": (11, 37),
+    "D3F0A1": (24, 25),
+    "D3F0": (24, 37),
+    "D3EWA1": (3, 42),
+    "D3EW": (20, 25),
+    "D3EWF0A1": (27, 19),
+    "D3EWF0": (13, 48),
+    "D3TOA1": (13, 37),
+    "D3TO": (7, 24),
+    "D3TOF0A1": (30, 35),
+    "D3TOF0": (24, 42),
+    "D3TOEWA1": (39, 42),
+    "D3TOEW": (29, 38),
+    "D3TOEWF0A1": (19, 37),
+    "D3TOEWF0": (17, 29),
+    "D3TWA1": (34, 37),
+    "D3TW": (34, 42),
+    "D3TWF0A1": (27, 38),
+    "D3TWF0": (24, 0),
+    "D3TWEWA1": (7, 62),
+    "D3TWEW": (49, 6),
+    "D3TWEWF0A1": (24, 35),
+    "D3TWEWF0": (5, 6),
+    "D3P1A1": (7, 20),
+    "D3P1": (40, 42),
+    "D3P1F0A1": (24, 42),
+    "D3P1F0": (19, 42),
+    "D3P1EWA1": (21, 42),
+    "D3P1EW": (38, 37),
+    "D3P1EWF0A1": (33, 29),
+    "D3P1EWF0": (19, 42),
+    "D3P1TOA1": (9, 35),
+    "D3P1TO": (9, 35),
+    "D3P1TOF0A1": (38, 35),
+    "D3P1TOF0": (30, 35),
+    "D3P1TOEWA1": (34, 42),
+    "D3P1TOEW": (48, 37),
+    "D3P1TOEWF0A1": (27, 42),
+    "D3P1TOEWF0": (27, 20),
+    "D3P1TWA1": (8, 42),
+    "D3P1TW": (52, 42),
+    "D3P1TWF0A1": (19, 35),
+    "D3P1TWF0": (27, 42),
+    "D3P1TWEWA1": (13, 42),
+    "D3P1TWEW": (39, 37),
+    "D3P1TWEWF0A1": (19, 42),
+    "D3P1TWEWF0": (34, 42),
+    "D3P2A1": (17, 42),
+    "D3P2": (52, 42),
+    "D3P2F0A1": (34, 35),
+    "D3P2F0": (19, 42),
+    "D3P2EWA1": (21, 42),
+    "D3P2EW": (13, 37),
+    "D3P2EWF0A1": (24, 25),
+    "D3P2EWF0": (34, 36),
+    "D3P2TOA1": (18, 37),
+    "D3P2TO": (40, 0),
+    "D3P2TOF0A1": (34, 37),
+    "D3P2TOF0": (27, 48),
+    "D3P2TOEWA1": (39, 37),
+    "D3P2TOEW": (49, 48),
+    "D3P2TOEWF0A1": (26, 35),
+    "D3P2TOEWF0": (38, 0),
+    "D3P2TWA1": (40, 37),
+    "D3P2TW": (10, 38),
+    "D3P2TWF0A1": (27, 0),
+    "D3P2TWF0": (38, 25),
+    "D3P2TWEWA1": (12, 0),
+    "D3P2TWEW": (42, 38),
+    "D3P2TWEWF0A1": (44, 29),
+    "D3P2TWEWF0": (34, 48),
+}
+
+
+def sample(rules: Rules, seed: int) -> Position:
+    shape = random.Random(seed)
+    return small_position(
+        random.Random(f"{rules.token}/{seed}"),
+        rules,
+        out=shape.randint(4, 9),
+        reserve=shape.randint(2, 6),
+        suits=shape.randint(1, 3),
+        trap=1.0,
+    )
+
+
+def check(solution: Solution, position: Position, rules: Rules, winnable: bool) -> None:
+    assert solution.verdict is (Verdict.WON if winnable else Verdict.UNWINNABLE)
+    if winnable:
+        assert replays_to_a_win(position, rules, solution.line)
+    else:
+        assert solution.line == ()
+
+
+@pytest.mark.parametrize("rules", EVERY_RULES, ids=rules_id)
+def test_verdicts_agree_with_a_naive_search(rules: Rules) -> None:
+    for seed, winnable in zip(SAMPLES[rules.token], (True, False), strict=True):
+        position = sample(rules, seed)
+        assert naive_winnable(position, rules, limit=5_000) is winnable
+        check(solve(position, rules, BIG), position, rules, winnable)
+
+
+@pytest.mark.parametrize("rules", EVERY_RULES, ids=rules_id)
+def test_verdicts_agree_without_safe_moves(rules: Rules) -> None:
+    for seed, winnable in zip(SAMPLES[rules.token], (True, False), strict=True):
+        position = sample(rules, seed)
+        solver = Solver(Problem.of(position, rules, safe_moves=False))
+        check(solver.solve_position(position, BIG), position, rules, winnable)
+
+
+@pytest.mark.parametrize(
+    "token", ["D3", "D1", "C3", "C1", "S3", "S1", "S1P3", "D3P2TOEW", "C1F1A1", "S1TAEA"]
+)
+def test_winning_lines_of_real_deals_replay_to_a_win(token: str) -> None:
+    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
+    won = 0
+    for number in range(6):
+        code = DealCode(rules, number=number)
+        solution = solve(Position.deal(code.deck), rules, Budget(nodes=20_000, seconds=30))
+        if solution.won:
+            game = Game(code)
+            for move in solution.line:
+                game.play(move)
+            assert game.won
+            won += 1
+    assert won >= 2
+
+
+def test_a_won_position_has_an_empty_winning_line() -> None:
+    rules = Rules()
+    position = sample(rules, SAMPLES[rules.token][0])
+    for move in solve(position, rules, BIG).line:
+        position = apply_move(position, rules, move)
+    assert position.won
+    again = solve(position, rules, BIG)
+    assert again.verdict is Verdict.WON
+    assert again.line == ()
+
+
+def test_the_budget_stops_a_search_with_unknown() -> None:
+    rules = Rules()
+    code = DealCode(rules, number=19)  # needs far more than 50 nodes
+    solution = solve(Position.deal(code.deck), rules, Budget(nodes=50, seconds=30))
+    assert solution.verdict is Verdict.UNKNOWN
+    assert solution.nodes == 50
+    assert solution.line == ()
