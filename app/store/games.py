@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import re
 import secrets
 import threading
 from collections.abc import Callable, Iterator
@@ -22,6 +23,9 @@ from app.store.models import PLAYING, WON, actions, games, players
 from app.store.sql import Prepared, Transaction, on_connection, transaction
 
 ID_BYTES = 16  # 128 random bits: game and player ids cannot be guessed
+# What an id looks like (token_urlsafe); anything else names no game and never
+# reaches the database (PostgreSQL refuses text with a NUL byte, for one).
+_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 # Without a version, an action that meets a concurrent one is simply tried again.
 RETRIES = 5
 
@@ -373,6 +377,8 @@ class Store:
     def _select(
         self, tx: Transaction, player_id: str, game_id: str, *, lock: bool = False
     ) -> GameRecord:
+        if not _ID.fullmatch(game_id):
+            raise GameNotFound(game_id)
         query = self._sql["game_for_update" if lock else "game"]
         row = tx.one_or_none(query, {"game_id": game_id, "player_id": player_id})
         if row is None:

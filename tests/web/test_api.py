@@ -462,3 +462,12 @@ def test_unknown_paths_and_methods_answer_json_under_api(client: TestClient) -> 
     response = client.delete("/api/games/x")
     assert response.status_code == 405
     assert "DELETE" in detail(response)
+
+
+@pytest.mark.parametrize("game_id", ["%00", "x" * 300, "%F0%9F%82%A1", "a%27%3B--"])
+def test_an_id_that_cannot_be_a_game_is_404(client: TestClient, game_id: str) -> None:
+    assert client.get(f"/api/games/{game_id}").status_code == 404
+    response = client.post(f"/api/games/{game_id}/moves", json={"move": "draw"})
+    assert response.status_code == 404
+    assert "no such game" in detail(response)
+    assert client.get(f"/games/{game_id}").status_code == 404

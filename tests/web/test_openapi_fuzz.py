@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import schemathesis
+from conftest import DATABASES, Databases
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
@@ -31,16 +32,25 @@ CHECKS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def fuzzed_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
+@pytest.fixture(scope="module", params=DATABASES)
+def fuzzed_app(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FastAPI]:
+    """The app over SQLite, then over PostgreSQL (each fuzzed in full)."""
     from app.web.app import create_app
 
     data: Path = tmp_path_factory.mktemp("fuzz")
+    databases = Databases(
+        request.param,
+        data,
+        request.getfixturevalue("postgres_server") if request.param == "postgresql" else None,
+    )
     application = create_app(
-        Settings(database_url=f"sqlite:///{data / 'fuzz.sqlite'}", data_dir=data, secret_key="k")
+        Settings(database_url=databases.new(), data_dir=data, secret_key="k")
     )
     yield application
     application.state.store.close()
+    databases.drop_all()
 
 
 @pytest.fixture(scope="module")
