@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 SEED_CODE = "CF1-D3-AAAAAAAOEGYXXBLQBCLVSVVBKAUAXFBHCBYLVAMIYTIVUUAA"
 PILE_IDS = [
@@ -182,3 +184,42 @@ def test_unknown_pages_are_friendly_404_pages(client: TestClient) -> None:
 
 def test_healthz_answers(client: TestClient) -> None:
     assert client.get("/healthz").json() == {"status": "ok"}
+
+
+form_values = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(["draw", "QC-t2", "8H-f", "QC", "0", "-1", "3", "true", "skill", "classic"]),
+)
+
+
+@given(
+    action=st.sampled_from(["moves", "undo", "tap", "nowhere"]),
+    fields=st.dictionaries(
+        st.sampled_from(
+            ["move", "card", "version", "double_click", "double", "preset", "draw", "x"]
+        ),
+        form_values,
+        max_size=4,
+    ),
+    game=st.sampled_from(["real", "other", "%00", "x" * 40]),
+    htmx=st.booleans(),
+)
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+def test_no_form_post_gets_a_server_error(
+    client: TestClient,
+    action: str,
+    fields: dict[str, str],
+    game: str,
+    htmx: bool,
+) -> None:
+    created = client.post("/api/games", json={"code": SEED_CODE}).json()
+    game_id = created["id"] if game == "real" else game
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client.post(f"/games/{game_id}/{action}", data=fields, headers=headers)
+    assert response.status_code < 500, response.text
+    new = client.post("/games", data={k: v for k, v in fields.items() if k != "x"})
+    assert new.status_code < 500, new.text
