@@ -48,6 +48,13 @@ def _pg_bin() -> Path:
     return Path(found[-1]).parent
 
 
+def _run(command: list[str]) -> None:
+    """Run a PostgreSQL tool; on failure, say what it printed."""
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{command[-1]} failed: {result.stdout}{result.stderr}")
+
+
 def _as_postgres(*command: str) -> list[str]:
     # initdb refuses to run as root: run the server as the postgres user then.
     if os.geteuid() == 0:
@@ -64,23 +71,19 @@ def postgres_server() -> Iterator[str]:
     if os.geteuid() == 0:
         shutil.chown(base, "postgres", "postgres")
     port = free_port()
-    subprocess.run(
+    _run(
         _as_postgres(
             str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
             "-E", "UTF8", "--no-locale", "--no-sync",
-        ),
-        check=True,
-        capture_output=True,
+        )
     )
     # fsync off: a test cluster thrown away at the end needs no durability.
     options = f"-h 127.0.0.1 -p {port} -k {base} -F -c max_connections=200"
-    subprocess.run(
+    _run(
         _as_postgres(
             str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options,
             "-l", str(base / "server.log"), "-w", "-t", "60", "start",
-        ),
-        check=True,
-        capture_output=True,
+        )
     )
     url = f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
     try:
