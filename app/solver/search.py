@@ -91,7 +91,7 @@ class Solver:
             line: list[Move] = []
             if verdict is Verdict.WON:
                 state = problem.settle(root, line, cascade=False)
-                for step in steps:
+                for step in _shortcut(problem, state, steps):
                     state = problem.play(state, step, line)
             elif verdict is Verdict.UNWINNABLE:
                 dead.update(seen)
@@ -140,6 +140,41 @@ class Solver:
             stack.append([children, 0])
             path.append(step)
         return finish(Verdict.UNWINNABLE, [], nodes)
+
+
+def _shortcut(problem: Problem, start: State, steps: list[Step]) -> list[Step]:
+    """A winning line with its detours cut out.
+
+    Depth-first search wanders (shuffling runs between columns, say) before it
+    wins. Walk the line again, each time jumping to the furthest later state of
+    the line that one step reaches. States are matched by key, so the step is
+    recomputed from the actual state (its draws may differ); with a pass limit,
+    only onto a state with no more passes used.
+    """
+    key = problem.key
+    states = [start]
+    for step in steps:
+        states.append(problem.settle(_child(problem, states[-1], step)))
+    index = {key(state): i for i, state in enumerate(states)}
+    here, i, out = start, 0, []
+    last = len(states) - 1
+    while i < last:
+        best, best_j = None, i
+        for _, step, child in problem.successors(here):
+            j = index.get(key(child), -1)
+            if j > best_j and child[5] <= states[j][5]:
+                best, best_j = (step, child), j
+        assert best is not None, "a winning line always has its own next step"
+        out.append(best[0])
+        here, i = best[1], best_j
+    return out
+
+
+def _child(problem: Problem, state: State, step: Step) -> State:
+    for _, candidate, child in problem.moves(state):
+        if candidate == step:
+            return child
+    raise ValueError(f"step {step} is not legal here")
 
 
 def solve(position: Position, rules: Rules, budget: Budget | None = None) -> Solution:

@@ -1,0 +1,107 @@
+"""Solving ranges of deal numbers: verdict counts, time percentiles, peak memory."""
+
+from __future__ import annotations
+
+import math
+import resource
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from app.engine import DealCode, Position, Rules
+from app.solver.search import Budget, Verdict, solve
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """One deal's outcome; `peak_kib` is the solving process's peak memory so far."""
+
+    number: int
+    verdict: Verdict
+    nodes: int
+    seconds: float
+    peak_kib: int
+
+
+def solve_number(rules: Rules, number: int, budget: Budget) -> DealResult:
+    code = DealCode(rules, number=number)
+    solution = solve(Position.deal(code.deck), rules, budget)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return DealResult(number, solution.verdict, solution.nodes, solution.seconds, peak)
+
+
+def _solve_job(job: tuple[Rules, int, Budget]) -> DealResult:
+    return solve_number(*job)
+
+
+def solve_numbers(
+    rules: Rules, numbers: Iterable[int], budget: Budget, jobs: int = 1
+) -> Iterator[DealResult]:
+    """Solve each deal number, in order, in `jobs` processes."""
+    work = ((rules, number, budget) for number in numbers)
+    if jobs <= 1:
+        yield from map(_solve_job, work)
+        return
+    with ProcessPoolExecutor(jobs) as pool:
+        yield from pool.map(_solve_job, work)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank `q`-th percentile (0 < q <= 100) of `values`; NaN when empty."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+@dataclass(frozen=True, slots=True)
+class BatchReport:
+    """The outcome of a range of deals."""
+
+    rules: Rules
+    budget: Budget
+    results: tuple[DealResult, ...]
+
+    def count(self, verdict: Verdict) -> int:
+        return sum(1 for r in self.results if r.verdict is verdict)
+
+    def share(self, verdict: Verdict) -> float:
+        """The percentage of deals with `verdict`."""
+        return 100 * self.count(verdict) / len(self.results) if self.results else 0.0
+
+    @property
+    def unknown(self) -> list[int]:
+        return [r.number for r in self.results if r.verdict is Verdict.UNKNOWN]
+
+    def seconds(self, q: float) -> float:
+        return percentile([r.seconds for r in self.results], q)
+
+    @property
+    def peak_mib(self) -> float:
+        return max((r.peak_kib for r in self.results), default=0) / 1024
+
+    def lines(self) -> list[str]:
+        """The report as text lines."""
+        total = len(self.results)
+        out = [
+            f"{total} deals, rules {self.rules.token}, budget {self.budget.seconds:g} s "
+            f"or {self.budget.nodes} nodes each"
+        ]
+        for verdict, label in (
+            (Verdict.WON, "winnable"),
+            (Verdict.UNWINNABLE, "unwinnable"),
+            (Verdict.UNKNOWN, "unknown"),
+        ):
+            out.append(f"{label:<11}{self.count(verdict):>6}  {self.share(verdict):5.1f}%")
+        out.append(
+            f"time per deal: median {self.seconds(50):.3f} s, p95 {self.seconds(95):.3f} s, "
+            f"max {self.seconds(100):.3f} s; peak memory {self.peak_mib:.0f} MiB"
+        )
+        unknown = self.unknown
+        out.append("unknown deals: " + (" ".join(map(str, unknown)) if unknown else "none"))
+        return out
+
+
+def run_batch(rules: Rules, numbers: Iterable[int], budget: Budget, jobs: int = 1) -> BatchReport:
+    return BatchReport(rules, budget, tuple(solve_numbers(rules, numbers, budget, jobs)))

@@ -1,0 +1,115 @@
+"""Solver figures: verdicts and times over a range of deals, and hint times in mid-game.
+
+    .venv/bin/python bench/solver.py [--deals 0-499] [--seconds 10] [--jobs 2] [--hints 40]
+
+Prints, per rule set (app draw 3, classic draw 3, app draw 1): the share of deals
+winnable, unwinnable and unknown within the budget, the median and p95 time per
+deal, and the peak memory of a solving process. Then hint times from mid-game
+positions of winnable deals: on the winning line (a third to two thirds in), and
+the same after three random moves (which may have lost the game, so the hint
+may walk back through undo).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+from app.engine import DealCode, Game, Position, Rules
+from app.solver.batch import percentile, run_batch
+from app.solver.cli import parse_range
+from app.solver.hint import KNOWN_LINES, hint
+from app.solver.search import Budget, Verdict, solve
+
+CONFIGS = {
+    "app draw 3": Rules.preset_named("app", draw=3),
+    "classic draw 3": Rules.preset_named("classic", draw=3),
+    "app draw 1": Rules.preset_named("app", draw=1),
+}
+
+
+def bench_deals(numbers: range, seconds: float, jobs: int) -> dict[str, list[int]]:
+    """Print the verdict table; return each rule set's won deal numbers."""
+    budget = Budget(nodes=10**9, seconds=seconds)
+    print(f"deals {numbers.start}-{numbers.stop - 1}, {seconds:g} s per deal, {jobs} processes")
+    print(
+        f"{'rules':<16}{'won':>7}{'lost':>7}{'unknown':>9}{'decided':>9}"
+        f"{'median':>9}{'p95':>9}{'max':>8}{'peak MiB':>10}{'wall':>7}"
+    )
+    won: dict[str, list[int]] = {}
+    for name, rules in CONFIGS.items():
+        started = time.perf_counter()
+        report = run_batch(rules, numbers, budget, jobs)
+        wall = time.perf_counter() - started
+        decided = 100 - report.share(Verdict.UNKNOWN)
+        print(
+            f"{name:<16}{report.share(Verdict.WON):6.1f}%{report.share(Verdict.UNWINNABLE):6.1f}%"
+            f"{report.share(Verdict.UNKNOWN):8.1f}%{decided:8.1f}%"
+            f"{report.seconds(50):8.3f}s{report.seconds(95):8.3f}s{report.seconds(100):7.1f}s"
+            f"{report.peak_mib:10.0f}{wall:6.0f}s",
+            flush=True,
+        )
+        print(f"  unknown: {' '.join(map(str, report.unknown)) or 'none'}", flush=True)
+        won[name] = [r.number for r in report.results if r.verdict is Verdict.WON]
+    return won
+
+
+def mid_game(rules: Rules, number: int, rng: random.Random, detour: int) -> Game | None:
+    """A game of a won deal played a third to two thirds along its winning line."""
+    code = DealCode(rules, number=number)
+    solution = solve(Position.deal(code.deck), rules, Budget(nodes=2_000_000, seconds=30))
+    if not solution.won:
+        return None
+    game = Game(code)
+    length = len(solution.line)
+    for move in solution.line[: rng.randint(length // 3, 2 * length // 3)]:
+        game.play(move)
+    for _ in range(detour):
+        moves = game.legal_moves()
+        if moves:
+            game.play(rng.choice(moves))
+    return game
+
+
+def bench_hints(won: dict[str, list[int]], count: int) -> None:
+    print(f"\nhints from mid-game positions of won deals (default hint budget), {count} per row")
+    print(f"{'rules':<16}{'detour':>7}{'median':>9}{'p95':>9}{'max':>8}  verdicts")
+    for name, rules in CONFIGS.items():
+        for detour in (0, 3):
+            rng = random.Random(f"{name}/{detour}")
+            times: list[float] = []
+            verdicts: dict[str, int] = {}
+            for number in won.get(name, [])[:count]:
+                game = mid_game(rules, number, rng, detour)
+                if game is None:
+                    continue
+                KNOWN_LINES.clear()  # time a fresh search, not the cache
+                started = time.perf_counter()
+                answer = hint(game)
+                times.append(time.perf_counter() - started)
+                label = answer.verdict.value + ("+undo" if answer.undo else "")
+                verdicts[label] = verdicts.get(label, 0) + 1
+            print(
+                f"{name:<16}{detour:>7}{percentile(times, 50):8.3f}s{percentile(times, 95):8.3f}s"
+                f"{percentile(times, 100):7.2f}s  {verdicts}",
+                flush=True,
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="solver figures")
+    parser.add_argument("--deals", default="0-499", help="deal numbers START-END")
+    parser.add_argument("--seconds", type=float, default=10.0, help="budget per deal")
+    parser.add_argument("--jobs", type=int, default=2, help="processes")
+    parser.add_argument("--hints", type=int, default=40, help="hint positions per row (0: none)")
+    args = parser.parse_args(argv)
+    won = bench_deals(parse_range(args.deals), args.seconds, args.jobs)
+    if args.hints:
+        bench_hints(won, args.hints)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
