@@ -52,6 +52,17 @@ class AsyncStore:
         call = partial(self.store.act, player_id, game_id, action, version=version)
         return await self._run(call)
 
+    async def game_and_log(self, player_id: str, game_id: str) -> tuple[StoredGame, list[str]]:
+        return await self._run(partial(self.store.game_and_log, player_id, game_id))
+
+    async def record_hint(self, player_id: str, game_id: str, *, version: int) -> StoredGame:
+        return await self._run(
+            partial(self.store.record_hint, player_id, game_id, version=version)
+        )
+
+    async def played_numbers(self, player_id: str) -> set[int]:
+        return await self._run(partial(self.store.played_numbers, player_id))
+
     def close(self) -> None:
         """Finish the work in hand and close the database connections (repeatable)."""
         if self._executor is not None:

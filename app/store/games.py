@@ -8,7 +8,7 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -44,18 +44,22 @@ class VersionConflict(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Prefs:
-    """A player's choices: the New game dialog's rules and the tap setting."""
+    """A player's choices: the New game dialog's rules, the tap setting and "Winnable
+    deals only", and the page's "Still winnable?" toggle."""
 
     double_click: bool = True
     preset: str = "app"
     draw: int = 3
+    winnable_only: bool = False
+    still_winnable: bool = False
 
 
 @dataclass(slots=True)
 class StoredGame:
     """A game as stored: its id, the engine game, and what the store knows beside it.
 
-    `before` is the position before the action this request applied, if any.
+    `before` is the position before the action this request applied, if any;
+    `hints_used` counts the hints the player asked for in this game.
     """
 
     id: str
@@ -65,6 +69,7 @@ class StoredGame:
     created_at: datetime
     updated_at: datetime
     before: Position | None = None
+    hints_used: int = 0
 
     @property
     def version(self) -> int:
@@ -108,6 +113,7 @@ class GameRecord(NamedTuple):
     undo_top: int | None
     created_at: datetime
     updated_at: datetime
+    hints_used: int
     double_click: bool
 
 
@@ -130,6 +136,7 @@ _SAVED_COLUMNS = (
     "updated_at",
     "finished_at",
 )
+_PREFS = tuple(field.name for field in fields(Prefs))  # the players columns of a Prefs
 # Every statement the store runs, built once with bound parameters.
 _STATEMENTS: dict[str, Any] = {
     "game": _GAME,
@@ -153,16 +160,16 @@ _STATEMENTS: dict[str, Any] = {
     .values({column: bindparam(f"new_{column}") for column in _SAVED_COLUMNS}),
     "insert_game": insert(games),
     "insert_actions": insert(actions),
-    "prefs": select(players.c.double_click, players.c.preset, players.c.draw).where(
+    "prefs": select(*(getattr(players.c, name) for name in _PREFS)).where(
         players.c.id == bindparam("player_id")
     ),
     "save_prefs": update(players)
     .where(players.c.id == bindparam("player_id"))
-    .values(
-        double_click=bindparam("new_double_click"),
-        preset=bindparam("new_preset"),
-        draw=bindparam("new_draw"),
-    ),
+    .values({name: bindparam(f"new_{name}") for name in _PREFS}),
+    "count_hint": update(games)
+    .where(games.c.id == bindparam("game_id"))
+    .values(hints_used=games.c.hints_used + 1),
+    "played_codes": select(games.c.code).where(games.c.player_id == bindparam("player_id")),
 }
 
 
@@ -270,15 +277,8 @@ class Store:
     def save_prefs(self, player_id: str, prefs: Prefs) -> None:
         with self._writing() as tx:
             self._ensure_player(tx, player_id)
-            tx.execute(
-                self._sql["save_prefs"],
-                {
-                    "player_id": player_id,
-                    "new_double_click": prefs.double_click,
-                    "new_preset": prefs.preset,
-                    "new_draw": prefs.draw,
-                },
-            )
+            values = {f"new_{name}": getattr(prefs, name) for name in _PREFS}
+            tx.execute(self._sql["save_prefs"], {"player_id": player_id, **values})
 
     def _ensure_player(self, tx: Transaction, player_id: str) -> None:
         defaults = Prefs()
@@ -287,9 +287,7 @@ class Store:
             {
                 "id": player_id,
                 "created_at": self.clock(),
-                "double_click": defaults.double_click,
-                "preset": defaults.preset,
-                "draw": defaults.draw,
+                **{name: getattr(defaults, name) for name in _PREFS},
             },
         )
 
@@ -321,6 +319,7 @@ class Store:
                     "created_at": moment,
                     "updated_at": moment,
                     "finished_at": None,
+                    "hints_used": 0,
                 },
             )
         return StoredGame(game_id, str(code), game, PLAYING, moment, moment)
@@ -359,6 +358,36 @@ class Store:
             if version is not None:
                 break
         raise VersionConflict(self.load_game(player_id, game_id).version)
+
+    def game_and_log(self, player_id: str, game_id: str) -> tuple[StoredGame, list[str]]:
+        """The player's game and its action log, read together; raises GameNotFound."""
+        with self._reading() as tx:
+            stored = self._stored(tx, self._select(tx, player_id, game_id))
+            log = [row[0] for row in tx.all(self._sql["log"], {"game_id": game_id})]
+        return stored, log
+
+    def record_hint(self, player_id: str, game_id: str, *, version: int) -> StoredGame:
+        """Count a hint given for the game at `version`; the game with its new count.
+
+        Raises GameNotFound, and VersionConflict when the game has moved on since (the
+        hint was for a position that is gone). The version itself does not change: a
+        hint is not an action.
+        """
+        with self._writing() as tx:
+            row = self._select(tx, player_id, game_id, lock=True)
+            if row.version != version:
+                raise VersionConflict(row.version)
+            tx.execute(self._sql["count_hint"], {"game_id": game_id})
+            stored = self._stored(tx, row)
+        stored.hints_used += 1
+        return stored
+
+    def played_numbers(self, player_id: str) -> set[int]:
+        """The deal numbers of the player's games (custom deals have none)."""
+        with self._reading() as tx:
+            rows = tx.all(self._sql["played_codes"], {"player_id": player_id})
+        numbers = (parse_code(row[0]).number for row in rows)
+        return {number for number in numbers if number is not None}
 
     def log(self, game_id: str) -> list[str]:
         """The game's actions in order, as the engine writes them."""
@@ -411,7 +440,13 @@ class Store:
             undo=undo,
         )
         return StoredGame(
-            game_id, row.code, game, row.status, _utc(row.created_at), _utc(row.updated_at)
+            game_id,
+            row.code,
+            game,
+            row.status,
+            _utc(row.created_at),
+            _utc(row.updated_at),
+            hints_used=row.hints_used,
         )
 
     def _save(self, tx: Transaction, row: GameRecord, stored: StoredGame) -> bool:

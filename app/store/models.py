@@ -16,6 +16,8 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -38,7 +40,8 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """An anonymous player, named by a signed cookie, with the New game dialog's choices."""
+    """An anonymous player, named by a signed cookie, with the New game dialog's choices
+    and the page's "Still winnable?" toggle."""
 
     __tablename__ = "players"
 
@@ -47,6 +50,9 @@ class Player(Base):
     double_click: Mapped[bool]
     preset: Mapped[str] = mapped_column(String(16))
     draw: Mapped[int] = mapped_column(Integer)
+    # Added by migration 0002: defaults on the database fill the rows that were there.
+    winnable_only: Mapped[bool] = mapped_column(server_default=false())
+    still_winnable: Mapped[bool] = mapped_column(server_default=false())
 
 
 class GameRow(Base):
@@ -76,6 +82,8 @@ class GameRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # How many times the player asked the computer player for a hint (migration 0002).
+    hints_used: Mapped[int] = mapped_column(Integer, server_default=text("0"))
 
 
 class ActionRow(Base):
