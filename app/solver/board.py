@@ -74,7 +74,8 @@ class Problem:
 
     def __post_init__(self) -> None:
         start = self.start_rank
-        object.__setattr__(self, "rel", tuple((c % 13 - start) % 13 for c in range(52)))
+        rel = tuple((c % 13 - start) % 13 for c in range(52))
+        object.__setattr__(self, "rel", rel)
         object.__setattr__(self, "_reach", {})
 
     @staticmethod
@@ -186,9 +187,39 @@ class Problem:
     # -- moves ------------------------------------------------------------------------------
 
     def successors(self, state: State) -> list[Successor]:
-        """Every step from `state` with its settled result, as (priority, step, state)."""
+        """Every step from `state` with its settled result, as (priority, step, state).
+
+        Steps into a state that `lost` recognises are left out.
+        """
         settle = self.settle
-        return [(priority, step, settle(child)) for priority, step, child in self.moves(state)]
+        lost = self.lost
+        out = []
+        for priority, step, child in self.moves(state):
+            child = settle(child)
+            if not lost(child):
+                out.append((priority, step, child))
+        return out
+
+    def lost(self, state: State) -> bool:
+        """A quick proof that `state` cannot be won (False says nothing).
+
+        - With whole-column moves only, a column holding a card above a lower
+          card of its suit: cards leave a column only from its end to the
+          foundation, or all together, so the lower card can never go up.
+          (The same in the reserve proves nothing: an emptied column takes the
+          reserve's top card whatever it is.)
+        """
+        if self.rules.tableau_moves == "all":
+            rel = self.rel
+            for col in state[0]:
+                if len(col) > 2:
+                    lowest = [13, 13, 13, 13]
+                    for card in col:
+                        suit = card // 13
+                        if rel[card] > lowest[suit]:
+                            return True
+                        lowest[suit] = rel[card]
+        return False
 
     def moves(self, state: State) -> list[Successor]:
         """Every step from `state` with its result before `settle`."""

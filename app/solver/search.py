@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import gc
+import random
 import time
 from dataclasses import dataclass
 from enum import StrEnum
-from operator import itemgetter
 
 from app.engine import Move, Position, Rules
-from app.solver.board import Key, Problem, State, Step
+from app.solver.board import Key, Problem, State, Step, Successor
 
 
 class Verdict(StrEnum):
@@ -54,16 +55,52 @@ class Solution:
         return [str(move) for move in self.line]
 
 
-_PRIORITY = itemgetter(0)
+def _order_key(child: Successor) -> tuple[int, int]:
+    return child[0], child[1][0]
+
+
+_ORDER = _order_key
+
+
+def _order(children: list[Successor], rng: random.Random | None) -> list[Successor]:
+    """The children in search order: by priority class, then fewest draws (a stable
+    sort, so in generation order after that), or shuffled within those."""
+    if rng is not None:
+        rng.shuffle(children)
+    children.sort(key=_ORDER)
+    return children
+
+
+class _Frame:
+    """A state on the depth-first path: its ordered children, the next to try, Tarjan data."""
+
+    __slots__ = ("children", "index", "low", "next")
+
+    def __init__(self, children: list[Successor], index: int) -> None:
+        self.children = children
+        self.next = 0
+        self.index = index
+        self.low = index
 
 
 class Solver:
     """Searches positions of one problem (one deal and rules).
 
-    States proved unwinnable by earlier complete searches are remembered and
-    pruned in later ones, so asking about several positions of the same game
-    (as the hint does, walking back through the history) shares the work.
+    The search is depth-first with a transposition table, in runs with a node
+    allowance: the fixed move order, then one shuffled within its priority
+    classes, then both again with twice the allowance, and so on. A fixed order
+    sometimes sinks a million nodes into a hopeless corner that another order
+    skips (deals with a heavy tail), while the fixed order is best on average.
+    Each run also finds the strongly connected components of what it searched
+    (Tarjan's algorithm, folded into the depth-first search): once a component
+    is finished with no win found, every state in it is proved lost. Those
+    states are remembered, and pruned by every later run and every later
+    search of this solver, so restarts lose no proof work, and asking about
+    several positions of one game (as the hint does, walking back through its
+    history) shares it.
     """
+
+    FIRST_RUN_NODES = 2_000
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
@@ -71,75 +108,143 @@ class Solver:
 
     @property
     def known_dead(self) -> int:
-        """How many states earlier searches proved unwinnable."""
+        """How many states are proved lost so far."""
         return len(self._dead)
 
     def solve_position(self, position: Position, budget: Budget) -> Solution:
         return self.solve_state(self.problem.state_of(position), budget)
 
     def solve_state(self, root: State, budget: Budget) -> Solution:
-        """Search from `root` (a state before settling) within `budget`."""
+        """Search from `root` (a state before settling) within `budget`.
+
+        Python's cyclic garbage collector is paused meanwhile: the search makes
+        millions of small tuples and no cycles, and each collection would walk
+        them all (it doubled the time of long searches).
+        """
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._solve(root, budget)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _solve(self, root: State, budget: Budget) -> Solution:
         started = time.perf_counter()
+        deadline = started + budget.seconds
+        problem = self.problem
+        nodes = 1
+        start = problem.settle(root, cascade=False)
+        verdict = Verdict.UNKNOWN
+        steps: list[Step] = []
+        if problem.won(start):
+            verdict = Verdict.WON
+        elif self._is_dead(start) or problem.lost(start):
+            verdict = Verdict.UNWINNABLE
+        else:
+            run = 0
+            while nodes < budget.nodes and time.perf_counter() < deadline:
+                # Runs alternate: the fixed order, then a shuffled one, each pair
+                # with twice the allowance of the one before.
+                limit = min(self.FIRST_RUN_NODES << (run // 2), budget.nodes - nodes)
+                rng = random.Random(run) if run % 2 else None
+                outcome, steps, spent = self._run(start, limit, deadline, rng)
+                nodes += spent
+                if outcome is not None:
+                    verdict = outcome
+                    break
+                run += 1
+        line: list[Move] = []
+        if verdict is Verdict.WON:
+            state = problem.settle(root, line, cascade=False)
+            for step in _shortcut(problem, state, steps):
+                state = problem.play(state, step, line)
+        return Solution(verdict, tuple(line), nodes, time.perf_counter() - started)
+
+    def _is_dead(self, state: State) -> bool:
+        value = state[5] if self.problem.rules.passes is not None else 0
+        return self._dead.get(self.problem.key(state), value + 1) <= value
+
+    def _run(
+        self, start: State, limit: int, deadline: float, rng: random.Random | None
+    ) -> tuple[Verdict | None, list[Step], int]:
+        """One depth-first run: (WON, its steps, nodes), (UNWINNABLE, [], nodes) if it
+        searched everything, or (None, [], nodes) if it hit `limit` or `deadline`.
+
+        A state is pruned when it is proved lost, or when this run has already
+        reached it (with no more passes used). Tarjan bookkeeping: each new
+        state gets the next index; a frame's `low` is the smallest index it
+        reaches among states still on the component stack; a frame whose `low`
+        is its own index closes a component, which is lost.
+        """
         problem = self.problem
         key = problem.key
         successors = problem.successors
         limited = problem.rules.passes is not None
         dead = self._dead
-        seen: dict[Key, int] = {}
-
-        def finish(verdict: Verdict, steps: list[Step], nodes: int) -> Solution:
-            line: list[Move] = []
-            if verdict is Verdict.WON:
-                state = problem.settle(root, line, cascade=False)
-                for step in _shortcut(problem, state, steps):
-                    state = problem.play(state, step, line)
-            elif verdict is Verdict.UNWINNABLE:
-                dead.update(seen)
-            return Solution(verdict, tuple(line), nodes, time.perf_counter() - started)
-
-        start = problem.settle(root, cascade=False)
-        nodes = 1
-        if problem.won(start):
-            return finish(Verdict.WON, [], nodes)
-        start_key = key(start)
-        value = start[5] if limited else 0
-        if dead.get(start_key, value + 1) <= value:
-            return finish(Verdict.UNWINNABLE, [], nodes)
-        seen[start_key] = value
-        children = successors(start)
-        children.sort(key=_PRIORITY)
-        stack: list[list[object]] = [[children, 0]]
-        path: list[Step] = []
-        node_limit = budget.nodes
-        deadline = started + budget.seconds
+        seen: dict[Key, tuple[int, int]] = {}  # key -> (pass value, index)
+        open_: list[bool] = []  # by index: still on the component stack
+        component: list[tuple[int, Key, int]] = []  # (index, key, pass value)
         clock = time.perf_counter
+        order = _order
+
+        def expand(state: State) -> list[Successor]:
+            return order(successors(state), rng)
+
+        def enter(state: State, k: Key, value: int) -> _Frame:
+            index = len(open_)
+            open_.append(True)
+            seen[k] = (value, index)
+            component.append((index, k, value))
+            return _Frame(expand(state), index)
+
+        value = start[5] if limited else 0
+        stack = [enter(start, key(start), value)]
+        path: list[Step] = []
+        nodes = 0
         while stack:
             frame = stack[-1]
-            kids: list[tuple[int, Step, State]] = frame[0]  # type: ignore[assignment]
-            i: int = frame[1]  # type: ignore[assignment]
-            if i == len(kids):
-                stack.pop()
-                if path:
-                    path.pop()
-                continue
-            frame[1] = i + 1
-            _, step, child = kids[i]
-            k = key(child)
-            value = child[5] if limited else 0
-            if seen.get(k, value + 1) <= value or dead.get(k, value + 1) <= value:
-                continue
-            seen[k] = value
-            nodes += 1
-            if sum(child[4]) == 52:
+            kids = frame.children
+            i = frame.next
+            if i < len(kids):
+                frame.next = i + 1
+                _, step, child = kids[i]
+                k = key(child)
+                value = child[5] if limited else 0
+                if dead.get(k, value + 1) <= value:
+                    continue
+                known = seen.get(k)
+                if known is not None and known[0] <= value:
+                    index = known[1]
+                    if open_[index] and index < frame.low:
+                        frame.low = index
+                    continue
+                nodes += 1
+                if sum(child[4]) == 52:
+                    path.append(step)
+                    return Verdict.WON, path, nodes
+                if nodes >= limit or (nodes & 255 == 0 and clock() > deadline):
+                    return None, [], nodes
+                stack.append(enter(child, k, value))
                 path.append(step)
-                return finish(Verdict.WON, path, nodes)
-            if nodes >= node_limit or (nodes & 255 == 0 and clock() > deadline):
-                return finish(Verdict.UNKNOWN, [], nodes)
-            children = successors(child)
-            children.sort(key=_PRIORITY)
-            stack.append([children, 0])
-            path.append(step)
-        return finish(Verdict.UNWINNABLE, [], nodes)
+                continue
+            # Every child done: close a component, or pass `low` up.
+            stack.pop()
+            index, low = frame.index, frame.low
+            if low == index:
+                while True:
+                    member, k, value = component.pop()
+                    open_[member] = False
+                    if dead.get(k, value + 1) > value:
+                        dead[k] = value
+                    if member == index:
+                        break
+            if stack:
+                path.pop()
+                parent = stack[-1]
+                if low < parent.low:
+                    parent.low = low
+        return Verdict.UNWINNABLE, [], nodes
 
 
 def _shortcut(problem: Problem, start: State, steps: list[Step]) -> list[Step]:

@@ -225,7 +225,7 @@ def test_verdicts_agree_without_safe_moves(rules: Rules) -> None:
 )
 def test_winning_lines_of_real_deals_replay_to_a_win(token: str, number: int) -> None:
     code = DealCode(DealCode.parse(f"CF1-{token}-AAAAAAA").rules, number=number)
-    solution = solve(Position.deal(code.deck), code.rules, Budget(nodes=20_000, seconds=30))
+    solution = solve(Position.deal(code.deck), code.rules, Budget(nodes=300_000, seconds=60))
     assert solution.won
     game = Game(code)
     for move in solution.line:
