@@ -67,7 +67,8 @@ def own_origin(scope: Scope) -> Origin | None:
 Refusal = Callable[[Request, int, str], Awaitable[Response]]
 
 
-def _header(scope: Scope, wanted: bytes) -> bytes | None:
+def scope_header(scope: Scope, wanted: bytes) -> bytes | None:
+    """The first value of a request header (lower-case name) in an ASGI scope."""
     for name, value in scope["headers"]:
         if name == wanted:
             return bytes(value)
@@ -75,7 +76,7 @@ def _header(scope: Scope, wanted: bytes) -> bytes | None:
 
 
 def _content_length(scope: Scope) -> int | None:
-    value = _header(scope, b"content-length")
+    value = scope_header(scope, b"content-length")
     try:
         return None if value is None else int(value)
     except ValueError:
@@ -91,8 +92,8 @@ def is_json(content_type: bytes) -> bool:
 
 def sends_a_non_json_body(scope: Scope) -> bool:
     """A body (of any length, or chunked) that is not declared application/json."""
-    has_body = (_content_length(scope) or 0) > 0 or _header(scope, b"transfer-encoding")
-    return bool(has_body) and not is_json(_header(scope, b"content-type") or b"")
+    has_body = (_content_length(scope) or 0) > 0 or scope_header(scope, b"transfer-encoding")
+    return bool(has_body) and not is_json(scope_header(scope, b"content-type") or b"")
 
 
 class SecurityMiddleware:
