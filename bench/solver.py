@@ -36,7 +36,7 @@ def bench_deals(numbers: range, seconds: float, jobs: int) -> dict[str, list[int
     print(f"deals {numbers.start}-{numbers.stop - 1}, {seconds:g} s per deal, {jobs} processes")
     print(
         f"{'rules':<16}{'won':>7}{'lost':>7}{'unknown':>9}{'decided':>9}"
-        f"{'median':>9}{'p95':>9}{'max':>8}{'peak MiB':>10}{'wall':>7}"
+        f"{'median':>9}{'p95':>9}{'max':>8}{'nodes p50':>10}{'p95':>9}{'peak MiB':>9}{'wall':>7}"
     )
     won: dict[str, list[int]] = {}
     for name, rules in CONFIGS.items():
@@ -48,7 +48,7 @@ def bench_deals(numbers: range, seconds: float, jobs: int) -> dict[str, list[int
             f"{name:<16}{report.share(Verdict.WON):6.1f}%{report.share(Verdict.UNWINNABLE):6.1f}%"
             f"{report.share(Verdict.UNKNOWN):8.1f}%{decided:8.1f}%"
             f"{report.seconds(50):8.3f}s{report.seconds(95):8.3f}s{report.seconds(100):7.1f}s"
-            f"{report.peak_mib:10.0f}{wall:6.0f}s",
+            f"{report.nodes(50):10.0f}{report.nodes(95):9.0f}{report.peak_mib:9.0f}{wall:6.0f}s",
             flush=True,
         )
         print(f"  unknown: {' '.join(map(str, report.unknown)) or 'none'}", flush=True)

@@ -77,6 +77,9 @@ class BatchReport:
     def seconds(self, q: float) -> float:
         return percentile([r.seconds for r in self.results], q)
 
+    def nodes(self, q: float) -> float:
+        return percentile([float(r.nodes) for r in self.results], q)
+
     @property
     def peak_mib(self) -> float:
         return max((r.peak_kib for r in self.results), default=0) / 1024

@@ -183,20 +183,13 @@ def _walk_back(game: Game, solver: Solver, here: Solution, budget: Budget) -> Hi
             break
     else:
         if to_start:
-            reason = "this deal cannot be won from its start either."
+            message = "No winning line from here; this deal cannot be won from its start either."
         elif targets:
-            reason = f"nor from any of the {len(targets)} positions undo can go back to."
+            count = "position" if len(targets) == 1 else f"{len(targets)} positions"
+            message = f"No winning line from here, nor from the {count} undo can go back to."
         else:
-            reason = "and there is no move to undo."
-        return Hint(
-            None,
-            f"No winning line from here; {reason}",
-            Verdict.UNWINNABLE,
-            None,
-            (),
-            nodes,
-            seconds,
-        )
+            message = "No winning line from here, and there is no move to undo."
+        return Hint(None, message, Verdict.UNWINNABLE, None, (), nodes, seconds)
     return Hint(
         None,
         "No winning line from here; no winnable earlier position was found in time.",

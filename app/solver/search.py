@@ -86,11 +86,12 @@ class _Frame:
 class Solver:
     """Searches positions of one problem (one deal and rules).
 
-    The search is depth-first with a transposition table, in runs with a node
-    allowance: the fixed move order, then one shuffled within its priority
-    classes, then both again with twice the allowance, and so on. A fixed order
-    sometimes sinks a million nodes into a hopeless corner that another order
-    skips (deals with a heavy tail), while the fixed order is best on average.
+    The search is depth-first with a transposition table, in the fixed move
+    order, paused now and then for a fresh run in an order shuffled within the
+    priority classes, with half as many nodes (both allowances double each
+    time). A fixed order sometimes sinks a million nodes into a hopeless corner
+    that another order skips (deals with a heavy tail), while it is the best
+    order on average and never loses its work.
     Each run also finds the strongly connected components of what it searched
     (Tarjan's algorithm, folded into the depth-first search): once a component
     is finished with no win found, every state in it is proved lost. Those
@@ -135,73 +136,92 @@ class Solver:
         problem = self.problem
         nodes = 1
         start = problem.settle(root, cascade=False)
-        verdict = Verdict.UNKNOWN
+        verdict: Verdict | None = None
         steps: list[Step] = []
         if problem.won(start):
             verdict = Verdict.WON
         elif self._is_dead(start) or problem.lost(start):
             verdict = Verdict.UNWINNABLE
         else:
-            run = 0
-            while nodes < budget.nodes and time.perf_counter() < deadline:
-                # Runs alternate: the fixed order, then a shuffled one, each pair
-                # with twice the allowance of the one before.
-                limit = min(self.FIRST_RUN_NODES << (run // 2), budget.nodes - nodes)
-                rng = random.Random(run) if run % 2 else None
-                outcome, steps, spent = self._run(start, limit, deadline, rng)
-                nodes += spent
-                if outcome is not None:
-                    verdict = outcome
+            main = _Run(self, start, None)
+            allowance = self.FIRST_RUN_NODES
+            seed = 0
+            while verdict is None and nodes < budget.nodes and time.perf_counter() < deadline:
+                # The fixed-order run goes on for `allowance` more nodes, then a
+                # fresh shuffled run gets half as many; both allowances double.
+                verdict, steps = main.advance(min(allowance, budget.nodes - nodes), deadline)
+                nodes += main.spent
+                if verdict is not None or nodes >= budget.nodes:
                     break
-                run += 1
+                seed += 1
+                ticket = _Run(self, start, random.Random(seed))
+                limit = min(allowance // 2, budget.nodes - nodes)
+                verdict, steps = ticket.advance(limit, deadline)
+                nodes += ticket.spent
+                allowance *= 2
         line: list[Move] = []
         if verdict is Verdict.WON:
             state = problem.settle(root, line, cascade=False)
             for step in _shortcut(problem, state, steps):
                 state = problem.play(state, step, line)
-        return Solution(verdict, tuple(line), nodes, time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        return Solution(verdict or Verdict.UNKNOWN, tuple(line), nodes, seconds)
 
     def _is_dead(self, state: State) -> bool:
         value = state[5] if self.problem.rules.passes is not None else 0
         return self._dead.get(self.problem.key(state), value + 1) <= value
 
-    def _run(
-        self, start: State, limit: int, deadline: float, rng: random.Random | None
-    ) -> tuple[Verdict | None, list[Step], int]:
-        """One depth-first run: (WON, its steps, nodes), (UNWINNABLE, [], nodes) if it
-        searched everything, or (None, [], nodes) if it hit `limit` or `deadline`.
 
-        A state is pruned when it is proved lost, or when this run has already
-        reached it (with no more passes used). Tarjan bookkeeping: each new
-        state gets the next index; a frame's `low` is the smallest index it
-        reaches among states still on the component stack; a frame whose `low`
-        is its own index closes a component, which is lost.
-        """
-        problem = self.problem
-        key = problem.key
-        successors = problem.successors
-        limited = problem.rules.passes is not None
+class _Run:
+    """One depth-first search from a start state, which can stop and go on later.
+
+    A state is pruned when it is proved lost (by any run of the solver), or when
+    this run has reached it already (with no more passes used). Tarjan's
+    bookkeeping: each new state gets the next index; a frame's `low` is the
+    smallest index it reaches among states still on the component stack; a
+    frame whose `low` is its own index closes a component, all of it lost.
+    """
+
+    def __init__(self, solver: Solver, start: State, rng: random.Random | None) -> None:
+        problem = solver.problem
+        self._problem = problem
+        self._dead = solver._dead
+        self._rng = rng
+        self._limited = problem.rules.passes is not None
+        self._index: dict[Key, int] = {}  # key -> index of its best (fewest passes) state
+        self._keys: list[Key] = []  # by index
+        self._values: list[int] = []  # by index: the pass value
+        self._open: list[bool] = []  # by index: still on the component stack
+        self._component: list[int] = []  # indices
+        self._path: list[Step] = []
+        self.spent = 0
+        key = problem.key(start)
+        self._stack = [self._enter(start, key, start[5] if self._limited else 0)]
+
+    def _enter(self, state: State, key: Key, value: int) -> _Frame:
+        index = len(self._keys)
+        self._index[key] = index
+        self._keys.append(key)
+        self._values.append(value)
+        self._open.append(True)
+        self._component.append(index)
+        return _Frame(_order(self._problem.successors(state), self._rng), index)
+
+    def advance(self, limit: int, deadline: float) -> tuple[Verdict | None, list[Step]]:
+        """Search `limit` more nodes at most: (WON, its steps), (UNWINNABLE, []) when
+        everything was searched, or (None, []) when stopped by `limit` or `deadline`.
+        `spent` is then the nodes this call searched."""
+        key = self._problem.key
+        limited = self._limited
         dead = self._dead
-        seen: dict[Key, tuple[int, int]] = {}  # key -> (pass value, index)
-        open_: list[bool] = []  # by index: still on the component stack
-        component: list[tuple[int, Key, int]] = []  # (index, key, pass value)
+        index_of = self._index
+        values = self._values
+        open_ = self._open
+        stack = self._stack
+        path = self._path
         clock = time.perf_counter
-        order = _order
-
-        def expand(state: State) -> list[Successor]:
-            return order(successors(state), rng)
-
-        def enter(state: State, k: Key, value: int) -> _Frame:
-            index = len(open_)
-            open_.append(True)
-            seen[k] = (value, index)
-            component.append((index, k, value))
-            return _Frame(expand(state), index)
-
-        value = start[5] if limited else 0
-        stack = [enter(start, key(start), value)]
-        path: list[Step] = []
         nodes = 0
+        self.spent = 0
         while stack:
             frame = stack[-1]
             kids = frame.children
@@ -213,28 +233,31 @@ class Solver:
                 value = child[5] if limited else 0
                 if dead.get(k, value + 1) <= value:
                     continue
-                known = seen.get(k)
-                if known is not None and known[0] <= value:
-                    index = known[1]
+                index = index_of.get(k, -1)
+                if index >= 0 and values[index] <= value:
                     if open_[index] and index < frame.low:
                         frame.low = index
                     continue
                 nodes += 1
                 if sum(child[4]) == 52:
-                    path.append(step)
-                    return Verdict.WON, path, nodes
-                if nodes >= limit or (nodes & 255 == 0 and clock() > deadline):
-                    return None, [], nodes
-                stack.append(enter(child, k, value))
+                    self.spent = nodes
+                    return Verdict.WON, [*path, step]
+                stack.append(self._enter(child, k, value))
                 path.append(step)
+                if nodes >= limit or (nodes & 255 == 0 and clock() > deadline):
+                    self.spent = nodes
+                    return None, []
                 continue
             # Every child done: close a component, or pass `low` up.
             stack.pop()
             index, low = frame.index, frame.low
             if low == index:
+                component = self._component
+                keys = self._keys
                 while True:
-                    member, k, value = component.pop()
+                    member = component.pop()
                     open_[member] = False
+                    k, value = keys[member], values[member]
                     if dead.get(k, value + 1) > value:
                         dead[k] = value
                     if member == index:
@@ -244,7 +267,8 @@ class Solver:
                 parent = stack[-1]
                 if low < parent.low:
                     parent.low = low
-        return Verdict.UNWINNABLE, [], nodes
+        self.spent = nodes
+        return Verdict.UNWINNABLE, []
 
 
 def _shortcut(problem: Problem, start: State, steps: list[Step]) -> list[Step]:
