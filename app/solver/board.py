@@ -50,8 +50,10 @@ _CHILDREN = [tuple(c for c in range(52) if p in _PARENTS[c]) for p in range(52)]
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # the suits of the other colour, by suit
 _BIT = [1 << c for c in range(52)]
 
-# The search's move order (lower first): what most often leads to a win.
+# The search's move order (lower first): what most often leads to a win. A waste
+# card that needs another pass comes last when passes are limited.
 TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM_FOUNDATION = range(6)
+NEXT_PASS = 6
 
 
 @dataclass(frozen=True)
@@ -71,12 +73,16 @@ class Problem:
     _reach: dict[tuple[int, int, bool], list[tuple[int, int, int]]] = field(
         init=False, repr=False, compare=False
     )
+    _inverted: dict[bytes, tuple[tuple[int, ...], ...]] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         start = self.start_rank
         rel = tuple((c % 13 - start) % 13 for c in range(52))
         object.__setattr__(self, "rel", rel)
         object.__setattr__(self, "_reach", {})
+        object.__setattr__(self, "_inverted", {})
 
     @staticmethod
     def of(position: Position, rules: Rules, *, safe_moves: bool = True) -> Problem:
@@ -129,21 +135,42 @@ class Problem:
     # -- keys ---------------------------------------------------------------------------
 
     def key(self, state: State) -> Key:
-        """The canonical key of a state, for the transposition table.
+        """The canonical key of a state, for the transposition table; see `value`.
 
         Columns are sorted (they are interchangeable). Foundations are left out:
-        every card not elsewhere is on them. With unlimited passes the pass number
-        is irrelevant, and so is the pointer whenever the waste tops it can reach
-        are those of a fresh pass (draw 1: always; draw 3: at a multiple of 3 or
-        the end). With limited passes the pass number is kept apart, as a
-        dominance value (fewer passes used is never worse).
+        every card not elsewhere is on them. The stock pointer and pass number
+        are mostly left to `value`: the key keeps only the pointer's class.
         """
-        columns, talon, pointer, reserve_count, _, _, protected = state
+        columns, talon, pointer, reserve_count, _, pass_number, protected = state
         rules = self.rules
-        if rules.passes is None and (rules.draw == 1 or pointer % 3 == 0 or pointer == len(talon)):
-            pointer = 0
+        if rules.draw == 1 or pointer % 3 == 0 or pointer == len(talon):
+            position = 0  # class 0: a fresh pass reaches these pointers
+        elif rules.passes is None:
+            position = pointer % 3
+        else:
+            position = 3 * pass_number + pointer % 3  # the class within this pass
         a, b, c, d = sorted(columns)
-        return (a, b, c, d, talon, pointer, reserve_count, protected)
+        return (a, b, c, d, talon, position, reserve_count, protected)
+
+    def value(self, state: State) -> int:
+        """How far along the stock a state is, among states of the same key: lower
+        is never worse (the transposition table prunes a state when one of the same
+        key and no higher value was searched).
+
+        Drawing only moves the pointer, so a state dominates every state it can
+        reach by drawing alone. Draw 1 reaches any later pointer in the same pass,
+        and any pointer in a later pass: order by (pass, pointer). Draw 3 reaches
+        the pointers 3 apart from its own up to the end of the stock, and in a later
+        pass the multiples of 3 and the end (class 0): the same order within a
+        class; other classes stay within their pass (the key holds it). With
+        unlimited passes every class-0 pointer reaches every other, and so, with
+        draw 1, does every pointer.
+        """
+        pointer = state[2]
+        class_zero = self.rules.draw == 1 or pointer % 3 == 0 or pointer == len(state[1])
+        if self.rules.passes is None:
+            return 0 if class_zero else pointer
+        return 64 * state[5] + pointer
 
     # -- the stock ------------------------------------------------------------------------
 
@@ -203,23 +230,54 @@ class Problem:
     def lost(self, state: State) -> bool:
         """A quick proof that `state` cannot be won (False says nothing).
 
-        - With whole-column moves only, a column holding a card above a lower
-          card of its suit: cards leave a column only from its end to the
-          foundation, or all together, so the lower card can never go up.
-          (The same in the reserve proves nothing: an emptied column takes the
-          reserve's top card whatever it is.)
+        Say a column holds a card x above a lower card of its suit. x must leave
+        the column before the lower card can go up, and not to its foundation.
+        - With whole-column moves only, it never can: cards leave a column only
+          from its end to the foundation, or all together.
+        - Otherwise it must go onto one of the two cards it fits on, when empty
+          columns take only the waste's card. Without cards coming back from the
+          foundations, if both are on foundations or under x in its column, it
+          never can.
+        (A reserve card proves nothing: an emptied column takes the reserve's top
+        card whatever it is.)
         """
-        if self.rules.tableau_moves == "all":
-            rel = self.rel
-            for col in state[0]:
-                if len(col) > 2:
-                    lowest = [13, 13, 13, 13]
-                    for card in col:
-                        suit = card // 13
-                        if rel[card] > lowest[suit]:
-                            return True
-                        lowest[suit] = rel[card]
+        rules = self.rules
+        whole = rules.tableau_moves == "all"
+        if not whole and (rules.foundation_to_tableau or rules.empty_column == "any"):
+            return False
+        known = self._inverted
+        rel = self.rel
+        found = state[4]
+        for col in state[0]:
+            if len(col) < 3:
+                continue
+            stuck = known.get(col)
+            if stuck is None:
+                stuck = self._inversions(col)
+                if len(known) > 100_000:
+                    known.clear()
+                known[col] = stuck
+            if stuck and (
+                whole
+                or any(all(found[p // 13] > rel[p] for p in parents) for parents in stuck)
+            ):
+                return True
         return False
+
+    def _inversions(self, col: bytes) -> tuple[tuple[int, ...], ...]:
+        """For each card of `col` above a lower card of its suit, the cards it fits on
+        that are not under it in `col`."""
+        rel = self.rel
+        lowest = [13, 13, 13, 13]
+        out = []
+        for i, card in enumerate(col):
+            suit = card // 13
+            if rel[card] > lowest[suit]:
+                below = col[:i]
+                out.append(tuple(p for p in _PARENTS[card] if p not in below))
+            elif rel[card] < lowest[suit]:
+                lowest[suit] = rel[card]
+        return tuple(out)
 
     def moves(self, state: State) -> list[Successor]:
         """Every step from `state` with its result before `settle`."""
@@ -265,16 +323,20 @@ class Problem:
                 child = (put(empty, one), talon, pointer, rest, found, pass_number, protected)
                 out.append((FROM_RESERVE, (0, card, empty), child))
 
-        # The waste's top after any number of draws (the K+ macro move).
+        # The waste's top after any number of draws (the K+ macro move); only
+        # cards with somewhere to go (all of them, when a column is empty).
         if talon:
+            start = self.start_rank
+            wanted = {suit * 13 + (start + found[suit]) % 13 for suit in range(4)}
+            for top in where:
+                wanted.update(_CHILDREN[top])
             for q, draws, added in self.reach(pointer, len(talon), pass_number):
                 card = talon[q - 1]
-                home = found[card // 13] == rel[card]
-                targets = [where[p] for p in parents[card] if p in where]
-                if empty >= 0:
-                    targets.append(empty)
-                if not home and not targets:
+                if card not in wanted and empty < 0:
                     continue
+                home = found[card // 13] == rel[card]
+                p1, p2 = parents[card]
+                targets = [j for j in (where.get(p1, -1), where.get(p2, -1), empty) if j >= 0]
                 rest_talon = talon[: q - 1] + talon[q:]
                 new_pass = pass_number + added
                 if home:
@@ -287,7 +349,8 @@ class Problem:
                         new_pass,
                         protected,
                     )
-                    out.append((TO_FOUNDATION, (draws, card, FOUNDATION), child))
+                    priority = NEXT_PASS if added else TO_FOUNDATION
+                    out.append((priority, (draws, card, FOUNDATION), child))
                 one = bytes((card,))
                 for j in targets:
                     child = (
@@ -299,7 +362,7 @@ class Problem:
                         new_pass,
                         protected,
                     )
-                    out.append((FROM_TALON, (draws, card, j), child))
+                    out.append((NEXT_PASS if added else FROM_TALON, (draws, card, j), child))
 
         # Column cards: the last one to its foundation.
         for i in range(4):
@@ -310,21 +373,29 @@ class Problem:
                 child = (lifted, talon, pointer, rest, up(card // 13, 1), pass_number, protected)
                 out.append((TO_FOUNDATION, (0, card, FOUNDATION), child))
 
-        # Column runs onto the cards they fit: find the (at most 8) cards that fit a top.
+        # Column runs onto the cards they fit.
         mode = rules.tableau_moves
-        for top, j in where.items():
-            for card in _CHILDREN[top]:
-                for i in range(4):
-                    if i == j:
-                        continue
-                    col = columns[i]
-                    s = col.find(card)
-                    if s < 0:
-                        continue
-                    if s and mode != "any-run" and (mode == "all" or s != len(col) - 1):
-                        break
-                    out.append(self._run_move(state, i, s, j))
-                    break
+        if mode == "any-run":
+            # Find the (at most 8) cards that fit a top.
+            for top, j in where.items():
+                for card in _CHILDREN[top]:
+                    for i in range(4):
+                        if i != j:
+                            s = columns[i].find(card)
+                            if s >= 0:
+                                out.append(self._run_move(state, i, s, j))
+                                break
+        else:
+            # Only a whole column, or (top-or-all) a column's last card, moves.
+            for i in range(4):
+                col = columns[i]
+                if not col:
+                    continue
+                for s in (0, len(col) - 1) if mode == "top-or-all" and len(col) > 1 else (0,):
+                    for p in parents[col[s]]:
+                        j = where.get(p, -1)
+                        if j >= 0 and j != i:
+                            out.append(self._run_move(state, i, s, j))
         # Runs to an empty column: one empty column stands for all, and a whole
         # column moved to an empty one changes nothing unless the reserve refills it.
         if empty >= 0 and empty_any:

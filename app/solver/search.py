@@ -168,7 +168,7 @@ class Solver:
         return Solution(verdict or Verdict.UNKNOWN, tuple(line), nodes, seconds)
 
     def _is_dead(self, state: State) -> bool:
-        value = state[5] if self.problem.rules.passes is not None else 0
+        value = self.problem.value(state)
         return self._dead.get(self.problem.key(state), value + 1) <= value
 
 
@@ -187,7 +187,6 @@ class _Run:
         self._problem = problem
         self._dead = solver._dead
         self._rng = rng
-        self._limited = problem.rules.passes is not None
         self._index: dict[Key, int] = {}  # key -> index of its best (fewest passes) state
         self._keys: list[Key] = []  # by index
         self._values: list[int] = []  # by index: the pass value
@@ -196,7 +195,7 @@ class _Run:
         self._path: list[Step] = []
         self.spent = 0
         key = problem.key(start)
-        self._stack = [self._enter(start, key, start[5] if self._limited else 0)]
+        self._stack = [self._enter(start, key, problem.value(start))]
 
     def _enter(self, state: State, key: Key, value: int) -> _Frame:
         index = len(self._keys)
@@ -212,7 +211,7 @@ class _Run:
         everything was searched, or (None, []) when stopped by `limit` or `deadline`.
         `spent` is then the nodes this call searched."""
         key = self._problem.key
-        limited = self._limited
+        value_of = self._problem.value
         dead = self._dead
         index_of = self._index
         values = self._values
@@ -230,7 +229,7 @@ class _Run:
                 frame.next = i + 1
                 _, step, child = kids[i]
                 k = key(child)
-                value = child[5] if limited else 0
+                value = value_of(child)
                 if dead.get(k, value + 1) <= value:
                     continue
                 index = index_of.get(k, -1)
@@ -276,9 +275,9 @@ def _shortcut(problem: Problem, start: State, steps: list[Step]) -> list[Step]:
 
     Depth-first search wanders (shuffling runs between columns, say) before it
     wins. Walk the line again, each time jumping to the furthest later state of
-    the line that one step reaches. States are matched by key, so the step is
-    recomputed from the actual state (its draws may differ); with a pass limit,
-    only onto a state with no more passes used.
+    the line that one step reaches (matched by key, and with a value no higher,
+    so that the rest of the line still works from there). The step is computed
+    from the actual state, so its draws may differ from the original's.
     """
     key = problem.key
     states = [start]
@@ -291,7 +290,7 @@ def _shortcut(problem: Problem, start: State, steps: list[Step]) -> list[Step]:
         best, best_j = None, i
         for _, step, child in problem.successors(here):
             j = index.get(key(child), -1)
-            if j > best_j and child[5] <= states[j][5]:
+            if j > best_j and problem.value(child) <= problem.value(states[j]):
                 best, best_j = (step, child), j
         assert best is not None, "a winning line always has its own next step"
         out.append(best[0])
