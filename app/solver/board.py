@@ -53,22 +53,43 @@ _BIT = [1 << c for c in range(52)]
 # The search's move order (lower first): what most often leads to a win. A waste
 # card that needs another pass comes last when passes are limited.
 TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM_FOUNDATION = range(6)
-NEXT_PASS = 6
+NEXT_PASS, DRAW_STEP = 6, 7
+
+
+@dataclass(frozen=True, slots=True)
+class Techniques:
+    """The search's reductions, each on by default; turned off only to measure what
+    it buys (bench/solver.py) and in tests. Each is explained where it is used:
+    `safe_moves` in `Problem._safe_step`, `stock_macro` in `Problem.reach` (off:
+    a plain `draw` step), `symmetry` in `Problem.key` (off: columns in place),
+    `pointer_dominance` in `Problem.value` (off, or without the macro: the
+    exact pointer in the key, the pass number as the value), `dead_ends` in
+    `Problem.lost`, `restarts` in `search.Solver` (off: the fixed-order run
+    alone).
+    """
+
+    safe_moves: bool = True
+    stock_macro: bool = True
+    symmetry: bool = True
+    pointer_dominance: bool = True
+    dead_ends: bool = True
+    restarts: bool = True
+
+
+ALL_TECHNIQUES = Techniques()
+DRAW_ONLY = -1  # the card of a step that only draws (without the stock macro)
 
 
 @dataclass(frozen=True)
 class Problem:
-    """The fixed parts of one search: rules, the reserve's cards, the start rank.
-
-    `safe_moves` turns the provably safe foundation moves of `settle` on (the
-    default) or off (to measure what they buy, and in tests).
-    """
+    """The fixed parts of one search: rules, the reserve's cards, the start rank,
+    and the techniques in use."""
 
     rules: Rules
     reserve: bytes
     start_rank: int
     base_suit: int
-    safe_moves: bool = True
+    techniques: Techniques = ALL_TECHNIQUES
     rel: tuple[int, ...] = field(init=False, repr=False)
     _reach: dict[tuple[int, int, bool], list[tuple[int, int, int]]] = field(
         init=False, repr=False, compare=False
@@ -85,14 +106,14 @@ class Problem:
         object.__setattr__(self, "_inverted", {})
 
     @staticmethod
-    def of(position: Position, rules: Rules, *, safe_moves: bool = True) -> Problem:
+    def of(position: Position, rules: Rules, techniques: Techniques = ALL_TECHNIQUES) -> Problem:
         """The problem of `position`, its reserve as the reserve's cards."""
         return Problem(
             rules,
             bytes(card.index for card in position.reserve),
             position.start_rank,
             position.base_suit,
-            safe_moves,
+            techniques,
         )
 
     # -- conversion --------------------------------------------------------------------
@@ -143,13 +164,22 @@ class Problem:
         """
         columns, talon, pointer, reserve_count, _, pass_number, protected = state
         rules = self.rules
-        if rules.draw == 1 or pointer % 3 == 0 or pointer == len(talon):
+        fresh = rules.draw == 1 or pointer % 3 == 0 or pointer == len(talon)
+        if not (self.techniques.pointer_dominance and self.techniques.stock_macro):
+            # Without the macro a draw is a step of its own and must lead to a new
+            # key; without dominance, only the pointers a fresh pass reaches merge.
+            macro = self.techniques.stock_macro
+            position = 0 if macro and fresh and rules.passes is None else pointer
+        elif fresh:
             position = 0  # class 0: a fresh pass reaches these pointers
         elif rules.passes is None:
             position = pointer % 3
         else:
             position = 3 * pass_number + pointer % 3  # the class within this pass
-        a, b, c, d = sorted(columns)
+        if self.techniques.symmetry:
+            a, b, c, d = sorted(columns)
+        else:
+            a, b, c, d = columns
         return (a, b, c, d, talon, position, reserve_count, protected)
 
     def value(self, state: State) -> int:
@@ -167,6 +197,8 @@ class Problem:
         draw 1, does every pointer.
         """
         pointer = state[2]
+        if not (self.techniques.pointer_dominance and self.techniques.stock_macro):
+            return 0 if self.rules.passes is None else state[5]
         class_zero = self.rules.draw == 1 or pointer % 3 == 0 or pointer == len(state[1])
         if self.rules.passes is None:
             return 0 if class_zero else pointer
@@ -178,8 +210,11 @@ class Problem:
         """The waste tops reachable by drawing, as (new pointer, draws, passes added).
 
         Each pointer once, by the fewest draws: a pointer reached in this pass is
-        never worse than the same pointer in the next one.
+        never worse than the same pointer in the next one. Without the stock
+        macro, only the waste's top as it is (and `moves` adds a plain draw).
         """
+        if not self.techniques.stock_macro:
+            return [(pointer, 0, 0)] if pointer else []
         passes = self.rules.passes
         can_recycle = passes is None or pass_number < passes
         cache_key = (pointer, size, can_recycle)
@@ -243,7 +278,9 @@ class Problem:
         """
         rules = self.rules
         whole = rules.tableau_moves == "all"
-        if not whole and (rules.foundation_to_tableau or rules.empty_column == "any"):
+        if not self.techniques.dead_ends or (
+            not whole and (rules.foundation_to_tableau or rules.empty_column == "any")
+        ):
             return False
         known = self._inverted
         rel = self.rel
@@ -258,8 +295,7 @@ class Problem:
                     known.clear()
                 known[col] = stuck
             if stuck and (
-                whole
-                or any(all(found[p // 13] > rel[p] for p in parents) for parents in stuck)
+                whole or any(all(found[p // 13] > rel[p] for p in parents) for parents in stuck)
             ):
                 return True
         return False
@@ -363,6 +399,24 @@ class Problem:
                         protected,
                     )
                     out.append((NEXT_PASS if added else FROM_TALON, (draws, card, j), child))
+
+        # Without the stock macro: a plain draw (or turning the waste over).
+        if talon and not self.techniques.stock_macro:
+            if pointer < len(talon):
+                child = (
+                    columns,
+                    talon,
+                    min(pointer + rules.draw, len(talon)),
+                    reserve_count,
+                    found,
+                    pass_number,
+                    protected,
+                )
+                out.append((DRAW_STEP, (1, DRAW_ONLY, FOUNDATION), child))
+            elif rules.passes is None or pass_number < rules.passes:
+                added = 0 if rules.passes is None else 1
+                child = (columns, talon, 0, reserve_count, found, pass_number + added, protected)
+                out.append((DRAW_STEP, (1, DRAW_ONLY, FOUNDATION), child))
 
         # Column cards: the last one to its foundation.
         for i in range(4):
@@ -478,7 +532,7 @@ class Problem:
         is told in `_safe_step`.
         """
         autocomplete = self.rules.autocomplete
-        safe = self.safe_moves
+        safe = self.techniques.safe_moves
         if not autocomplete and not safe:
             return state
         protected = state[6]
@@ -643,7 +697,8 @@ class Problem:
         for _, candidate, child in self.moves(state):
             if candidate == step:
                 out.extend([DRAW] * draws)
-                out.append(Move(Card.from_index(card), target))
+                if card != DRAW_ONLY:
+                    out.append(Move(Card.from_index(card), target))
                 return self.settle(child, out)
         raise ValueError(f"step {step} is not legal here")
 

@@ -153,6 +153,9 @@ class Solver:
                 nodes += main.spent
                 if verdict is not None or nodes >= budget.nodes:
                     break
+                if not problem.techniques.restarts:
+                    allowance *= 2
+                    continue
                 seed += 1
                 ticket = _Run(self, start, random.Random(seed))
                 limit = min(allowance // 2, budget.nodes - nodes)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from app.engine import DealCode, Game, Rules
-from app.solver.board import Problem
+from app.solver.board import Problem, Techniques
 
 from .helpers import (
     canonical,
@@ -29,7 +29,7 @@ def solver_step_results(problem: Problem, position_state: object) -> set[object]
 
 
 def assert_same_steps(position: object, rules: Rules) -> None:
-    problem = Problem.of(position, rules, safe_moves=False)  # type: ignore[arg-type]
+    problem = Problem.of(position, rules, Techniques(safe_moves=False))  # type: ignore[arg-type]
     ours = solver_step_results(problem, position)
     theirs = engine_step_results(position, rules)  # type: ignore[arg-type]
     # A whole column moved to an empty column changes nothing; the solver skips it.

@@ -8,7 +8,7 @@ import pytest
 
 from app.engine import DealCode, Game, Position, Rules, apply_move
 from app.solver import Budget, Solution, Verdict, solve
-from app.solver.board import Problem
+from app.solver.board import Problem, Techniques
 from app.solver.search import Solver
 
 from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
@@ -201,8 +201,20 @@ def test_verdicts_agree_with_a_naive_search(rules: Rules) -> None:
 def test_verdicts_agree_without_safe_moves(rules: Rules) -> None:
     for seed, winnable in zip(SAMPLES[rules.token], (True, False), strict=True):
         position = sample(rules, seed)
-        solver = Solver(Problem.of(position, rules, safe_moves=False))
+        solver = Solver(Problem.of(position, rules, Techniques(safe_moves=False)))
         check(solver.solve_position(position, BIG), position, rules, winnable)
+
+
+@pytest.mark.parametrize(
+    "off",
+    ["safe_moves", "stock_macro", "symmetry", "pointer_dominance", "dead_ends", "restarts"],
+)
+def test_verdicts_agree_with_each_technique_off(off: str) -> None:
+    for rules in EVERY_RULES[::5]:
+        for seed, winnable in zip(SAMPLES[rules.token], (True, False), strict=True):
+            position = sample(rules, seed)
+            solver = Solver(Problem.of(position, rules, Techniques(**{off: False})))
+            check(solver.solve_position(position, BIG), position, rules, winnable)
 
 
 @pytest.mark.parametrize(
