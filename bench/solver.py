@@ -1,13 +1,14 @@
 """Solver figures: verdicts and times over a range of deals, and hint times in mid-game.
 
     .venv/bin/python bench/solver.py [--deals 0-499] [--seconds 10] [--jobs 2] [--hints 40]
+    .venv/bin/python bench/solver.py --ablate 100000 --deals 0-49
 
 Prints, per rule set (app draw 3, classic draw 3, app draw 1): the share of deals
 winnable, unwinnable and unknown within the budget, the median and p95 time per
 deal, and the peak memory of a solving process. Then hint times from mid-game
 positions of winnable deals: on the winning line (a third to two thirds in), and
 the same after three random moves (which may have lost the game, so the hint
-may walk back through undo).
+may walk back through undo). With --ablate: what each technique buys.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import time
 
 from app.engine import DealCode, Game, Position, Rules
 from app.solver.batch import percentile, run_batch
+from app.solver.board import Techniques
 from app.solver.cli import parse_range
 from app.solver.hint import KNOWN_LINES, hint
 from app.solver.search import Budget, Verdict, solve
@@ -98,13 +100,44 @@ def bench_hints(won: dict[str, list[int]], count: int) -> None:
             )
 
 
+def ablate(numbers: range, nodes: int, jobs: int) -> None:
+    """What each technique buys: the same deals under a node budget, each one off."""
+    budget = Budget(nodes=nodes, seconds=float("inf"))
+    print(f"\nablation: deals {numbers.start}-{numbers.stop - 1}, {nodes} nodes per deal")
+    print(
+        f"{'rules':<16}{'without':<19}{'decided':>8}{'won':>6}{'nodes':>12}{'p50':>8}{'seconds':>9}"
+    )
+    variants = ["(nothing)", *Techniques.__slots__]
+    for name, rules in CONFIGS.items():
+        for off in variants:
+            techniques = Techniques() if off == "(nothing)" else Techniques(**{off: False})
+            report = run_batch(rules, numbers, budget, jobs, techniques)
+            total = sum(r.nodes for r in report.results)
+            seconds = sum(r.seconds for r in report.results)
+            print(
+                f"{name:<16}{off:<19}{100 - report.share(Verdict.UNKNOWN):7.0f}%"
+                f"{report.count(Verdict.WON):6d}{total:12d}{report.nodes(50):8.0f}{seconds:8.0f}s",
+                flush=True,
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="solver figures")
     parser.add_argument("--deals", default="0-499", help="deal numbers START-END")
     parser.add_argument("--seconds", type=float, default=10.0, help="budget per deal")
     parser.add_argument("--jobs", type=int, default=2, help="processes")
     parser.add_argument("--hints", type=int, default=40, help="hint positions per row (0: none)")
+    parser.add_argument(
+        "--ablate",
+        metavar="NODES",
+        type=int,
+        default=0,
+        help="instead: each technique off in turn, NODES per deal (e.g. 100000 on 0-49)",
+    )
     args = parser.parse_args(argv)
+    if args.ablate:
+        ablate(parse_range(args.deals), args.ablate, args.jobs)
+        return 0
     won = bench_deals(parse_range(args.deals), args.seconds, args.jobs)
     if args.hints:
         bench_hints(won, args.hints)

@@ -9,7 +9,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from app.engine import DealCode, Position, Rules
-from app.solver.search import Budget, Verdict, solve
+from app.solver.board import ALL_TECHNIQUES, Problem, Techniques
+from app.solver.search import Budget, Solver, Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,22 +24,29 @@ class DealResult:
     peak_kib: int
 
 
-def solve_number(rules: Rules, number: int, budget: Budget) -> DealResult:
+def solve_number(
+    rules: Rules, number: int, budget: Budget, techniques: Techniques = ALL_TECHNIQUES
+) -> DealResult:
     code = DealCode(rules, number=number)
-    solution = solve(Position.deal(code.deck), rules, budget)
+    position = Position.deal(code.deck)
+    solution = Solver(Problem.of(position, rules, techniques)).solve_position(position, budget)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return DealResult(number, solution.verdict, solution.nodes, solution.seconds, peak)
 
 
-def _solve_job(job: tuple[Rules, int, Budget]) -> DealResult:
+def _solve_job(job: tuple[Rules, int, Budget, Techniques]) -> DealResult:
     return solve_number(*job)
 
 
 def solve_numbers(
-    rules: Rules, numbers: Iterable[int], budget: Budget, jobs: int = 1
+    rules: Rules,
+    numbers: Iterable[int],
+    budget: Budget,
+    jobs: int = 1,
+    techniques: Techniques = ALL_TECHNIQUES,
 ) -> Iterator[DealResult]:
     """Solve each deal number, in order, in `jobs` processes."""
-    work = ((rules, number, budget) for number in numbers)
+    work = ((rules, number, budget, techniques) for number in numbers)
     if jobs <= 1:
         yield from map(_solve_job, work)
         return
@@ -106,5 +114,12 @@ class BatchReport:
         return out
 
 
-def run_batch(rules: Rules, numbers: Iterable[int], budget: Budget, jobs: int = 1) -> BatchReport:
-    return BatchReport(rules, budget, tuple(solve_numbers(rules, numbers, budget, jobs)))
+def run_batch(
+    rules: Rules,
+    numbers: Iterable[int],
+    budget: Budget,
+    jobs: int = 1,
+    techniques: Techniques = ALL_TECHNIQUES,
+) -> BatchReport:
+    results = tuple(solve_numbers(rules, numbers, budget, jobs, techniques))
+    return BatchReport(rules, budget, results)
