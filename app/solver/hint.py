@@ -40,12 +40,22 @@ class Hint:
     seconds: float
 
 
+def _packed(position: Position) -> bytes:
+    """A position as a few dozen bytes (the cache holds many)."""
+    out = bytearray((position.pass_number % 256, position.start_rank, position.base_suit))
+    out += bytes(position.foundations)
+    for pile in (position.stock, position.waste, position.reserve, *position.tableau):
+        out.append(len(pile))
+        out += bytes(card.index for card in pile)
+    return bytes(out)
+
+
 class _KnownLines:
     """Positions on winning lines already found, each with the rest of its line (LRU)."""
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._lines: OrderedDict[tuple[Rules, Position], tuple[tuple[Move, ...], int]] = (
+        self._lines: OrderedDict[tuple[Rules, bytes], tuple[tuple[Move, ...], int]] = (
             OrderedDict()
         )
         self._lock = threading.Lock()
@@ -53,7 +63,7 @@ class _KnownLines:
     def add(self, position: Position, rules: Rules, line: tuple[Move, ...]) -> None:
         entries = []
         for i, move in enumerate(line):
-            entries.append(((rules, position), (line, i)))
+            entries.append(((rules, _packed(position)), (line, i)))
             position = apply_move(position, rules, move)
         with self._lock:
             for key, value in entries:
@@ -64,11 +74,12 @@ class _KnownLines:
 
     def rest(self, position: Position, rules: Rules) -> tuple[Move, ...] | None:
         """The rest of a known winning line from `position`, or None."""
+        key = (rules, _packed(position))
         with self._lock:
-            found = self._lines.get((rules, position))
+            found = self._lines.get(key)
             if found is None:
                 return None
-            self._lines.move_to_end((rules, position))
+            self._lines.move_to_end(key)
         line, i = found
         return line[i:]
 
@@ -77,7 +88,7 @@ class _KnownLines:
             self._lines.clear()
 
 
-KNOWN_LINES = _KnownLines(50_000)
+KNOWN_LINES = _KnownLines(50_000)  # about 15 MB when full
 
 
 def still_winnable(
