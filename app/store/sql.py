@@ -38,25 +38,28 @@ class Prepared:
             if bind.effective_value is not None
         }
         self.names = names
-        self.binds: list[tuple[str, Processor | None]] = [
-            (name, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
+        processors = [
+            compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
             for name in names
         ]
+        # Only the few parameters whose type converts its values (dates, JSON) are touched.
+        self.processed = [(index, process) for index, process in enumerate(processors) if process]
         self.dialect = dialect
         self.columns = list(getattr(statement, "selected_columns", ()))
         # Made on the first result, from the driver's column type codes (as SQLAlchemy does).
         self.results: list[Processor | None] | None = None
 
-    def parameters(self, values: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
+    def parameters(self, values: Mapping[str, Any]) -> list[Any] | dict[str, Any]:
         if self.fixed:
             values = {**self.fixed, **values}
-        converted = [
-            (name, process(values[name]) if process and values[name] is not None else values[name])
-            for name, process in self.binds
-        ]
+        converted = [values[name] for name in self.names]
+        for index, process in self.processed:
+            value = converted[index]
+            if value is not None:
+                converted[index] = process(value)
         if self.positional:
-            return [value for _, value in converted]
-        return dict(converted)
+            return converted
+        return dict(zip(self.names, converted, strict=True))
 
     def row(self, raw: Row, description: Sequence[Sequence[Any]]) -> Row:
         if self.results is None:

@@ -26,14 +26,25 @@ ACTION_ERRORS = {**ERRORS, 409: {"model": ErrorOut, "description": "`version` is
 router = APIRouter(prefix="/api", tags=["api"])
 
 
+class JSONBytes(Response):
+    """Encoded JSON not to be cached: Starlette's Response, its headers written at once."""
+
+    media_type = "application/json"
+
+    def __init__(self, content: bytes, status_code: int = 200) -> None:
+        self.status_code = status_code
+        self.background = None
+        self.body = content
+        self.raw_headers = [
+            (b"cache-control", b"no-store"),
+            (b"content-length", str(len(content)).encode()),
+            (b"content-type", b"application/json"),
+        ]
+
+
 def game_response(stored: StoredGame, status_code: int = 200) -> Response:
     """The game as JSON, written directly (the schema is GameOut)."""
-    return Response(
-        to_json(game_dict(stored)),
-        status_code=status_code,
-        media_type="application/json",
-        headers={"Cache-Control": "no-store"},
-    )
+    return JSONBytes(to_json(game_dict(stored)), status_code)
 
 
 # The move route comes first: routes are matched in order, and it is the busiest.

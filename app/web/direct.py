@@ -12,7 +12,7 @@ from fastapi._compat import ModelField, get_missing_field_error
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
@@ -102,10 +102,23 @@ class DirectRoute(APIRoute):
         await response(scope, receive, send)
 
 
+async def _receive_body(receive: Receive) -> bytes:
+    """The whole request body, as Starlette's Request.body() reads it, minus its stream."""
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.request":
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+        elif message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+
+
 async def _read_body(request: Request, body_field: ModelField) -> Any:
     """The body, validated as FastAPI validates a route's single JSON body; raises
     RequestValidationError or HTTPException where FastAPI would."""
-    raw = await request.body()
+    raw = await _receive_body(request.receive)
     value: Any = raw
     if not raw:
         if body_field.field_info.is_required():
