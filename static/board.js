@@ -1,5 +1,6 @@
 // The board's behaviour that htmx does not give us: every post carries the version,
-// taps, drag and drop (pointer events), keys, refusals (shake, fly back), share, the win.
+// taps, drag and drop (pointer events), keys, refusals (shake, fly back), share, the win,
+// hints and the "Still winnable?" check.
 // htmx sends the posts and swaps the piles the server sends back (out of band).
 (function () {
   'use strict';
@@ -36,7 +37,7 @@
       target.textContent = text;
     } else {
       answeredWithMessage = true;
-      showMessage(text);
+      showMessage(text, Boolean(event.detail.fragment.querySelector('.note')));
       const hinted = event.detail.fragment.querySelector('[data-move]');
       if (hinted) showHint(hinted.dataset.move);
     }
@@ -79,7 +80,7 @@
       // A refusal normally carries its reason in the message block; this is the fallback.
       showMessage(status === 404 ? 'This game is not available any more.' : `The server refused that (${status}).`);
     } else if (status < 400) {
-      hideMessage();
+      if (!answeredWithMessage) hideMessage(); // a hint answers 200 with its message
       afterChange();
     }
     return status;
@@ -112,17 +113,19 @@
   }
 
   let messageTimer = 0;
-  function showMessage(text) {
+  /** Show a refusal (or, with `note`, a hint) for a few seconds. */
+  function showMessage(text, note) {
     const box = byId('message');
     if (!box) return;
     box.textContent = '';
     if (!text) return;
     const p = document.createElement('p');
     p.textContent = text;
+    if (note) p.className = 'note';
     box.appendChild(p);
     box.classList.remove('gone');
     clearTimeout(messageTimer);
-    messageTimer = setTimeout(hideMessage, 5000);
+    messageTimer = setTimeout(hideMessage, note ? 8000 : 5000);
   }
 
   function hideMessage() {
@@ -212,6 +215,8 @@
       event.preventDefault();
       undo();
     } else if (button.id === 'hint') {
+      event.preventDefault();
+      cancelPick();
       hint();
     }
   });
@@ -473,12 +478,60 @@
     });
   }
 
-  // ---- after every change: the win ----
+  // ---- "Still winnable?": asked after each change, never holding up a move ----
+
+  const winnableBox = byId('still-winnable');
+  const verdict = byId('winnable');
+  const VERDICTS = {
+    off: 'Still winnable?', checking: 'Checking…', yes: 'Still winnable',
+    no: 'No longer winnable', unsure: 'Not sure',
+  };
+  let askedVersion = null;
+
+  function showVerdict(state) {
+    if (!verdict) return;
+    verdict.dataset.state = state;
+    verdict.textContent = VERDICTS[state];
+  }
+
+  /** Ask whether the position shown can still be won (once per version); an answer
+   * for a version the page has moved past is dropped. */
+  function checkWinnable(again) {
+    if (!winnableBox || !winnableBox.checked) return;
+    const asked = version();
+    if (!again && asked === askedVersion) return;
+    askedVersion = asked;
+    showVerdict('checking');
+    fetch(`/api/games/${gameId}/winnable?version=${encodeURIComponent(asked)}`, {
+      headers: { Accept: 'application/json' }, credentials: 'same-origin',
+    }).then((response) => (response.ok ? response.json() : null), () => null)
+      .then((answer) => {
+        if (!winnableBox.checked || version() !== asked) return; // the game moved on
+        if (!answer || String(answer.version) !== asked) { showVerdict('unsure'); return; }
+        showVerdict({ true: 'yes', false: 'no' }[String(answer.winnable)] || 'unsure');
+      });
+  }
+
+  if (winnableBox) {
+    winnableBox.addEventListener('change', () => {
+      const on = winnableBox.checked;
+      // Remembered for the player (their next games open with it on or off).
+      fetch('/prefs', {
+        method: 'POST', credentials: 'same-origin',
+        body: new URLSearchParams({ still_winnable: on ? 'true' : 'false' }),
+      }).catch(() => {});
+      if (on) checkWinnable(true);
+      else { askedVersion = null; showVerdict('off'); }
+    });
+  }
+
+  // ---- after every change: the win, the winnable check ----
 
   let celebrated = false;
 
   /** A game that has just been won celebrates; one opened already won just says so. */
   function afterChange(opening) {
+    checkWinnable(false);
     const status = byId('status');
     if (!status || status.dataset.won !== 'true' || celebrated) return;
     celebrated = true;

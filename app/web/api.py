@@ -8,7 +8,8 @@ from fastapi import APIRouter, Response
 
 from app.engine import Card, DealCode, Game, Move
 from app.store import Prefs, StoredGame
-from app.web.deps import GameDep, PlayerDep
+from app.web.dealing import winnable_code
+from app.web.deps import ComputerDep, GameDep, PlayerDep
 from app.web.direct import DirectRoute
 from app.web.schemas import DealOut, ErrorOut, GameOut, MoveBody, NewGame, TapBody, UndoBody
 from app.web.views import deal_dict, game_dict, to_json
@@ -22,6 +23,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorOut, "description": "The rules refuse it, or the body does not fit"},
 }
 ACTION_ERRORS = {**ERRORS, 409: {"model": ErrorOut, "description": "`version` is not current"}}
+NEW_GAME_ERRORS = {
+    **ERRORS,
+    503: {"model": ErrorOut, "description": "No winnable deal can be found just now"},
+}
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -69,10 +74,17 @@ router.add_api_route(
 )
 
 
-@router.post("/games", status_code=201, response_model=GameOut, responses=ERRORS)
-async def create_game(player: PlayerDep, body: NewGame | None = None) -> Response:
-    """A new game: `{}` is a random `app` draw-3 deal (see NewGame for the rest)."""
-    code = (body or NewGame()).deal_code()
+@router.post("/games", status_code=201, response_model=GameOut, responses=NEW_GAME_ERRORS)
+async def create_game(
+    player: PlayerDep, computer: ComputerDep, body: NewGame | None = None
+) -> Response:
+    """A new game: `{}` is a random `app` draw-3 deal (see NewGame for the rest); with
+    `"winnable": true`, a deal the computer player has won (503 if none can be found)."""
+    new = body or NewGame()
+    if new.winnable:
+        code = await winnable_code(player, computer, new.winnable_rules())
+    else:
+        code = new.deal_code()
     return game_response(await player.create_game(code), 201)
 
 

@@ -11,7 +11,7 @@ from starlette.staticfiles import StaticFiles
 from app.store import Store, make_engine, migrate
 from app.store.aio import AsyncStore
 from app.store.db import is_sqlite
-from app.web import api, messages, pages
+from app.web import api, messages, pages, solver_routes
 from app.web.errors import install_error_handlers, problem
 from app.web.identity import IdentityMiddleware, PlayerCookie
 from app.web.render import Renderer
@@ -60,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(solver_routes.router)  # hints, still winnable? (its worker's lifespan)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""Route dependencies as Annotated aliases: the requesting player, their game, the renderer.
+"""Route dependencies as Annotated aliases: the requesting player, their game, the renderer,
+the computer player.
 
 All are `async def` (FastAPI runs a plain `def` dependency on a worker thread,
 which costs more than these take), and a route needs only one or two: each
@@ -15,6 +16,7 @@ from app.engine import DealCode
 from app.store import Prefs, StoredGame
 from app.store.aio import AsyncStore
 from app.store.games import Action
+from app.web.computer import ComputerPlayer
 from app.web.identity import player_id
 from app.web.render import Renderer
 
@@ -47,6 +49,17 @@ class Player:
     async def save_prefs(self, prefs: Prefs) -> None:
         await self.store.save_prefs(self.id, prefs)
 
+    async def game_and_log(self, game_id: str) -> tuple[StoredGame, list[str]]:
+        """The game and its action log, read together; raises GameNotFound."""
+        return await self.store.game_and_log(self.id, game_id)
+
+    async def record_hint(self, game_id: str, *, version: int) -> StoredGame:
+        """Count a hint for the game at `version`; raises GameNotFound, VersionConflict."""
+        return await self.store.record_hint(self.id, game_id, version=version)
+
+    async def played_numbers(self) -> set[int]:
+        return await self.store.played_numbers(self.id)
+
 
 async def current_player(request: Request) -> Player:
     return Player(player_id(request), cast(AsyncStore, request.app.state.store))
@@ -56,8 +69,18 @@ async def get_renderer(request: Request) -> Renderer:
     return cast(Renderer, request.app.state.renderer)
 
 
+async def get_computer(request: Request) -> ComputerPlayer:
+    """The app's computer player, made on first use (its worker starts with the first job)."""
+    state = request.app.state
+    computer: ComputerPlayer | None = getattr(state, "computer", None)
+    if computer is None:
+        computer = state.computer = ComputerPlayer()
+    return computer
+
+
 PlayerDep = Annotated[Player, Depends(current_player)]
 RendererDep = Annotated[Renderer, Depends(get_renderer)]
+ComputerDep = Annotated[ComputerPlayer, Depends(get_computer)]
 
 
 async def get_game(game_id: str, player: PlayerDep) -> StoredGame:

@@ -1,7 +1,8 @@
 """Every message the server itself shows a person, in one place (ready for translation).
 
 The engine's own messages (an illegal move's reason, a bad code) come from
-app/engine and are shown as they are.
+app/engine and are shown as they are; so are the computer player's (app/solver)
+when it has no move to give ("No winning line from here; undo 3 moves ...").
 """
 
 GAME_NOT_FOUND = (
@@ -29,3 +30,18 @@ NOT_AN_OBJECT = "The body must be a JSON object."
 UNKNOWN_FIELD = "Unknown field {field!r}."
 MISSING_FIELD = "{field!r} is required."
 BAD_FIELD = "{field!r}: {problem}."
+WINNABLE_WITH_DEAL = (
+    "Winnable deals only picks the deal itself: give rules (a preset, a draw count, "
+    "options), not a deal code or a deck."
+)
+NO_WINNABLE_DEAL = (
+    "No winnable deal could be found for these rules just now; try again, or deal "
+    "without \"Winnable deals only\"."
+)
+COMPUTER_BUSY = "The computer player is busy just now; try again in a moment."
+GAME_WON_NO_HINT = "The game is won: there is nothing left to hint."
+HINT_MOVE = "Hint: move the {card} to {where} ({move})."
+HINT_TO_FOUNDATION = "its foundation"
+HINT_TO_COLUMN = "column {number}"
+HINT_DRAW = "Hint: draw from the stock (draw)."
+HINT_TURN_OVER = "Hint: turn the waste over (draw)."

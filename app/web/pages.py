@@ -3,6 +3,7 @@ that answer htmx with only the blocks that changed."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request, Response
@@ -12,7 +13,8 @@ from app.engine import Card, DealCode, EngineError, Game, Move
 from app.store import Prefs, StoredGame, VersionConflict
 from app.store.games import Action
 from app.web import messages
-from app.web.deps import GameDep, Player, PlayerDep, RendererDep
+from app.web.dealing import winnable_code
+from app.web.deps import ComputerDep, GameDep, Player, PlayerDep, RendererDep
 from app.web.errors import engine_status, sentence
 from app.web.render import VARY, Renderer, is_htmx
 from app.web.schemas import random_deal, rules_from
@@ -34,12 +36,17 @@ def _to_game(request: Request, stored: StoredGame) -> Response:
 
 
 @router.get("/")
-async def resume(player: PlayerDep) -> Response:
+async def resume(player: PlayerDep, computer: ComputerDep) -> Response:
     """Continue the latest unfinished game, or deal a new one with the player's choices."""
     stored = await player.resume()
     if stored is None:
         prefs = await player.prefs()
-        stored = await player.create_game(random_deal(rules_from(prefs.preset, prefs.draw)))
+        rules = rules_from(prefs.preset, prefs.draw)
+        if prefs.winnable_only:
+            code = await winnable_code(player, computer, rules)
+        else:
+            code = random_deal(rules)
+        stored = await player.create_game(code)
     return _see(f"/games/{stored.id}")
 
 
@@ -57,20 +64,35 @@ async def share(request: Request, code: str, player: PlayerDep) -> Response:
     return _to_game(request, await player.create_game(deal))
 
 
+def _checked(values: list[str] | None, default: bool) -> bool:
+    # A checked box follows its hidden "false" twin, so the last value is the choice.
+    return (values or ["true" if default else "false"])[-1].lower() in ("true", "on", "1")
+
+
 @router.post("/games")
 async def new_game(
     request: Request,
     player: PlayerDep,
+    computer: ComputerDep,
     preset: Annotated[str, Form()] = "app",
     draw: Annotated[int, Form()] = 3,
     double_click: Annotated[list[str] | None, Form()] = None,
+    winnable: Annotated[list[str] | None, Form()] = None,
 ) -> Response:
-    """The New game dialog: remembers its choices as the player's, then deals."""
+    """The New game dialog: remembers its choices as the player's, then deals (with
+    "Winnable deals only", a deal the computer player has won under those rules)."""
     rules = rules_from(preset, draw)
-    # A checked box follows its hidden "false" twin, so the last value is the choice.
-    tap_to_column = (double_click or ["true"])[-1].lower() in ("true", "on", "1")
-    await player.save_prefs(Prefs(tap_to_column, rules.preset, rules.draw))
-    return _to_game(request, await player.create_game(random_deal(rules)))
+    winnable_only = _checked(winnable, False)
+    prefs = replace(
+        await player.prefs(),
+        double_click=_checked(double_click, True),
+        preset=rules.preset,
+        draw=rules.draw,
+        winnable_only=winnable_only,
+    )
+    await player.save_prefs(prefs)
+    code = await winnable_code(player, computer, rules) if winnable_only else random_deal(rules)
+    return _to_game(request, await player.create_game(code))
 
 
 async def _act(

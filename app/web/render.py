@@ -29,7 +29,12 @@ class Renderer:
         self.templates = Jinja2Blocks(directory=str(directory))
 
     def _context(
-        self, game: dict[str, Any] | None, prefs: Prefs | None, oob: bool, message: str | None
+        self,
+        game: dict[str, Any] | None,
+        prefs: Prefs | None,
+        oob: bool,
+        message: str | None,
+        hint: str | None = None,
     ) -> dict[str, Any]:
         shown = prefs or Prefs()
         return {
@@ -38,9 +43,13 @@ class Renderer:
                 "double_click": shown.double_click,
                 "preset": shown.preset,
                 "draw": shown.draw,
+                "winnable_only": shown.winnable_only,
+                "still_winnable": shown.still_winnable,
             },
             "oob": oob,
             "message": message,
+            # A hint answer: its move (None when it has none) lights up the card.
+            "hint": hint,
         }
 
     def page(
@@ -51,9 +60,10 @@ class Renderer:
         *,
         message: str | None = None,
         status_code: int = 200,
+        hint: str | None = None,
     ) -> Response:
-        """The whole board page."""
-        context = self._context(game_dict(stored), prefs, False, message)
+        """The whole board page (with a message, and the move of a hint, if any)."""
+        context = self._context(game_dict(stored), prefs, False, message, hint)
         return self.templates.TemplateResponse(
             request, BOARD, context, status_code=status_code, headers=VARY
         )
@@ -68,10 +78,16 @@ class Renderer:
         )
 
     def message(
-        self, request: Request, message: str, status_code: int, game: dict[str, Any] | None = None
+        self,
+        request: Request,
+        message: str,
+        status_code: int,
+        game: dict[str, Any] | None = None,
+        hint: str | None = None,
     ) -> Response:
-        """Only the message block (out of band): an htmx request that was refused."""
-        context = self._context(game, None, True, message)
+        """Only the message block (out of band): an htmx request that was refused, or a
+        hint (`hint` is its move, "" when it has none)."""
+        context = self._context(game, None, True, message, hint)
         return self.templates.TemplateResponse(
             request, BOARD, context, block_name="message", status_code=status_code, headers=VARY
         )

@@ -19,7 +19,8 @@ class Body(BaseModel):
 class NewGame(Body):
     """A new game: `{}` deals a random `app` draw-3 game; or a deal `code`; or a
     `preset`/`draw` and `rules` options (omitted options take the preset's), with
-    an optional custom `deck` of 52 cards in dealing order."""
+    an optional custom `deck` of 52 cards in dealing order. `winnable`: deal a deal
+    the computer player has won under those rules (not with a code or deck)."""
 
     code: str | None = Field(default=None, examples=["CF1-D1-HELLOAB"])
     preset: str | None = Field(default=None, examples=["classic"])
@@ -28,6 +29,15 @@ class NewGame(Body):
         default=None, examples=[{"preset": "skill", "draw": 1, "passes": 3}]
     )
     deck: list[str] | None = Field(default=None, description="52 cards in dealing order d")
+    winnable: bool = Field(
+        default=False, description="a deal verified winnable for the rules (skill's Easy)"
+    )
+
+    def winnable_rules(self) -> Rules:
+        """The rules a winnable deal is wanted for; raises InvalidRulesError with a code or deck."""
+        if self.code is not None or self.deck is not None:
+            raise InvalidRulesError(messages.WINNABLE_WITH_DEAL)
+        return rules_from(self.preset, self.draw, self.rules)
 
     def deal_code(self) -> DealCode:
         """The deal this asks for; raises EngineError (or InvalidRulesError) with the reason."""
@@ -132,10 +142,40 @@ class DealOut(BaseModel):
 
 
 class GameOut(DealOut):
-    """A game (SPEC §7), plus `seconds`: the playing time the server counts (skill scoring)."""
+    """A game (SPEC §7), plus `seconds`: the playing time the server counts (skill scoring),
+    `hints_used`: hints asked for in this game, and `hints_available`: the server gives hints."""
 
     id: str
     seconds: int
+    hints_used: int
+    hints_available: bool
+
+
+class HintBody(Body):
+    version: int | None = Field(
+        default=None, description="the version the hint is for; 409 if the game moved on"
+    )
+
+
+class HintOut(BaseModel):
+    """The computer player's hint: the next move of a winning line, or why there is none."""
+
+    move: str | None = Field(examples=["QC-t2", "draw", None])
+    message: str = Field(examples=["Hint: move the queen of clubs to column 2 (QC-t2)."])
+    winnable: bool | None = Field(
+        description="whether the position can still be won (null: not known in time)"
+    )
+    undo: int | None = Field(
+        description="when it cannot: the undos that lead back to a winnable position, if found"
+    )
+    game: GameOut
+
+
+class WinnableOut(BaseModel):
+    """Whether the game's position at `version` can still be won (null: not sure)."""
+
+    version: int
+    winnable: bool | None
 
 
 class ErrorOut(BaseModel):

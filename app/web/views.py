@@ -80,6 +80,8 @@ def game_dict(stored: StoredGame) -> dict[str, Any]:
         "id": stored.id,
         **_game_fields(stored.code, stored.game),
         "seconds": int(stored.game.seconds),
+        "hints_used": stored.hints_used,
+        "hints_available": True,
     }
 
 

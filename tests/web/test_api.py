@@ -43,7 +43,7 @@ APP_RULES = {
 GAME_KEYS = [
     "id", "code", "rules", "version", "start_rank", "stock", "waste", "pass", "reserve",
     "foundations", "tableau", "score", "moves", "won", "undo_available", "legal_moves",
-    "summary", "seconds",
+    "summary", "seconds", "hints_used", "hints_available",
 ]
 
 

@@ -95,6 +95,8 @@ def test_the_openapi_document_describes_the_api(fuzzed_app: FastAPI) -> None:
         "/api/games/{game_id}/moves",
         "/api/games/{game_id}/undo",
         "/api/games/{game_id}/tap",
+        "/api/games/{game_id}/hint",
+        "/api/games/{game_id}/winnable",
         "/api/deals/{code}",
         "/healthz",
     }

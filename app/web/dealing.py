@@ -1,0 +1,22 @@
+"""Winnable deals for the New game routes (JSON and page): a listed deal the player has
+not played, else one the computer player finds; the player's prefs say when to."""
+
+from __future__ import annotations
+
+from starlette.exceptions import HTTPException
+
+from app.engine import DealCode, Rules
+from app.web import messages
+from app.web.computer import ComputerBusy, ComputerPlayer, NoWinnableDeal
+from app.web.deps import Player
+
+
+async def winnable_code(player: Player, computer: ComputerPlayer, rules: Rules) -> DealCode:
+    """A deal verified winnable under `rules`, preferring one the player has not played;
+    HTTPException 503 when none can be found now."""
+    try:
+        return await computer.winnable_deal(rules, await player.played_numbers())
+    except NoWinnableDeal as error:
+        raise HTTPException(503, messages.NO_WINNABLE_DEAL) from error
+    except ComputerBusy as error:
+        raise HTTPException(503, messages.COMPUTER_BUSY) from error
