@@ -55,9 +55,7 @@ class _KnownLines:
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._lines: OrderedDict[tuple[Rules, bytes], tuple[tuple[Move, ...], int]] = (
-            OrderedDict()
-        )
+        self._lines: OrderedDict[tuple[Rules, bytes], tuple[tuple[Move, ...], int]] = OrderedDict()
         self._lock = threading.Lock()
 
     def add(self, position: Position, rules: Rules, line: tuple[Move, ...]) -> None:
@@ -91,9 +89,7 @@ class _KnownLines:
 KNOWN_LINES = _KnownLines(50_000)  # about 15 MB when full
 
 
-def still_winnable(
-    position: Position, rules: Rules, budget: Budget | None = None
-) -> bool | None:
+def still_winnable(position: Position, rules: Rules, budget: Budget | None = None) -> bool | None:
     """Can `position` still be won under `rules`? True, False (proved), or None (out of budget)."""
     if position.won or KNOWN_LINES.rest(position, rules) is not None:
         return True
