@@ -1,6 +1,7 @@
 """Load benchmark of the game server: N players making moves against a real uvicorn process.
 
     .venv/bin/python bench/server.py [--players 32] [--seconds 10] [--database-url URL]
+                                     [--workers N] [--runs N] [--think-ms MS]
 
 Starts `canfield serve` on a free loopback port (a temporary SQLite database unless
 --database-url names one), then runs two phases with the same players, one
@@ -8,8 +9,9 @@ keep-alive connection each and no think time (unless --think-ms): the trivial
 endpoint GET /healthz,
 then moves (POST /api/games/{id}/moves with a random legal move from the last
 answer, a new game when one is won or stuck). Prints requests/s, p50 and p99 for
-each, and the ratio of the two throughputs. Traffic goes to 127.0.0.1 only and
-every phase stops by itself.
+each, the server's CPU time per request (its workers' included) and how busy it was
+(100% = one core), and the ratio of the two throughputs; with --runs, each run and
+the medians. Traffic goes to 127.0.0.1 only and every phase stops by itself.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,15 +81,28 @@ class Connection:
             self.writer.close()
 
 
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/<pid>/stat after the command name (state is [0], ppid [1])."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return []
+
+
 def cpu_seconds(pid: int | None) -> float:
-    """User plus system CPU time of a process so far (Linux /proc), or 0 if unknown."""
+    """User plus system CPU time so far of a process and its descendants (the server's
+    workers), from Linux /proc; 0 if unknown."""
     if pid is None:
         return 0.0
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    stats = {int(entry.name): _stat(int(entry.name)) for entry in Path("/proc").glob("[0-9]*")}
+    tree = {pid}
+    while True:
+        found = {child for child, fields in stats.items() if fields and int(fields[1]) in tree}
+        if found <= tree:
+            break
+        tree |= found
+    ticks = sum(int(fields[11]) + int(fields[12]) for p in tree if (fields := stats.get(p)))
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -101,16 +117,26 @@ class Phase:
     def report(self) -> str:
         count = len(self.latencies)
         rate = count / self.seconds if self.seconds else 0.0
-        ordered = sorted(self.latencies)
-        p50 = statistics.median(ordered) * 1000 if ordered else 0.0
-        p99 = ordered[int(0.99 * (count - 1))] * 1000 if ordered else 0.0
+        p50 = self.percentile(50) * 1000
+        p99 = self.percentile(99) * 1000
         cpu = f"  client CPU {self.client_cpu / count * 1e6:4.0f} us/req"
         if self.server_cpu:
-            cpu += f"  server CPU {self.server_cpu / count * 1e6:4.0f} us/req"
+            # Busy: the server's CPU time over the wall time (100% is one core).
+            busy = self.server_cpu / self.seconds * 100
+            cpu += f"  server CPU {self.server_cpu / count * 1e6:4.0f} us/req (busy {busy:3.0f}%)"
         return (
             f"{self.name:<8} {count:>7} requests  {rate:>8.0f}/s  "
             f"p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  errors {self.errors}{cpu}"
         )
+
+    def percentile(self, percent: float) -> float:
+        """Latency in seconds (the median for 50), 0 without requests."""
+        ordered = sorted(self.latencies)
+        if not ordered:
+            return 0.0
+        if percent == 50:
+            return statistics.median(ordered)
+        return ordered[int(percent / 100 * (len(ordered) - 1))]
 
     @property
     def rate(self) -> float:
@@ -199,26 +225,61 @@ async def bench(
     pid: int | None,
     phases: list[str],
     think: float,
+    runs: int,
 ) -> None:
     connections = [Connection(port) for _ in range(players)]
     for connection in connections:
         await connection.open()
-    results = {}
+    ratios = []
+    rows: dict[str, list[Phase]] = {name: [] for name in phases}
     try:
-        for name in phases:
-            results[name] = await run_phase(name, connections, seconds, warmup, pid, think)
+        for run in range(runs):
+            if runs > 1:
+                print(f"run {run + 1}")
+            results = {}
+            for name in phases:
+                results[name] = await run_phase(name, connections, seconds, warmup, pid, think)
+                rows[name].append(results[name])
+                print(results[name].report(), flush=True)
+            if len(results) == 2:
+                ratios.append(results["moves"].rate / results["healthz"].rate)
+                print(f"ratio    moves/healthz throughput {ratios[-1]:.2f}", flush=True)
     finally:
         for connection in connections:
             connection.close()
-    for phase in results.values():
-        print(phase.report())
-    if len(results) == 2:
-        ratio = results["moves"].rate / results["healthz"].rate
-        print(f"ratio    moves/healthz throughput {ratio:.2f}")
+    if runs > 1:
+        print(f"median of {runs} runs")
+        for name, done in rows.items():
+            print(median_report(name, done))
+        if ratios:
+            print(f"ratio    {statistics.median(ratios):.2f}")
 
 
-def start_server(port: int, database_url: str, data_dir: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DATABASE_URL": database_url, "CANFIELD_DATA_DIR": str(data_dir)}
+def median_report(name: str, phases: list[Phase]) -> str:
+    """Each figure's median over the runs (figures of different runs may mix)."""
+
+    def median(figure: Callable[[Phase], float]) -> float:
+        return statistics.median(figure(phase) for phase in phases)
+
+    rate = median(lambda phase: phase.rate)
+    p50 = median(lambda phase: phase.percentile(50)) * 1000
+    p99 = median(lambda phase: phase.percentile(99)) * 1000
+    cpu = median(lambda phase: phase.server_cpu / max(len(phase.latencies), 1)) * 1e6
+    return (
+        f"{name:<8} {rate:>8.0f}/s  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  "
+        f"server CPU {cpu:4.0f} us/req"
+    )
+
+
+def start_server(
+    port: int, database_url: str, data_dir: Path, workers: int
+) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "CANFIELD_DATA_DIR": str(data_dir),
+        "CANFIELD_WORKERS": str(workers),
+    }
     process = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve", "--host", HOST, "--port", str(port)],
         cwd=ROOT,
@@ -245,6 +306,10 @@ def main() -> None:
     parser.add_argument("--database-url", default="")
     parser.add_argument("--port", type=int, default=0, help="use a server already running here")
     parser.add_argument("--only", choices=["healthz", "moves"], help="run one phase only")
+    parser.add_argument("--workers", type=int, default=1, help="server processes to start")
+    parser.add_argument(
+        "--runs", type=int, default=1, help="repeat the phases; print each run and the medians"
+    )
     parser.add_argument(
         "--think-ms",
         type=float,
@@ -264,8 +329,9 @@ def main() -> None:
         if not port:
             port = free_port()
             url = args.database_url or f"sqlite:///{tmp}/bench.sqlite"
-            process = start_server(port, url, Path(tmp))
-            print(f"server on {HOST}:{port}, database {url.split('@')[-1]}")
+            process = start_server(port, url, Path(tmp), args.workers)
+            workers = f", {args.workers} workers" if args.workers > 1 else ""
+            print(f"server on {HOST}:{port}{workers}, database {url.split('@')[-1]}")
         pause = f"{args.think_ms:.0f} ms think time" if args.think_ms else "no think time"
         print(f"{args.players} players, {args.seconds:.0f} s per phase, {pause}")
         try:
@@ -273,7 +339,7 @@ def main() -> None:
             phases = [args.only] if args.only else ["healthz", "moves"]
             think = args.think_ms / 1000
             asyncio.run(
-                bench(port, args.players, args.seconds, args.warmup, pid, phases, think)
+                bench(port, args.players, args.seconds, args.warmup, pid, phases, think, args.runs)
             )
         finally:
             if process is not None:
