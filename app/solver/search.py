@@ -24,8 +24,8 @@ class Verdict(StrEnum):
 class Budget:
     """How much a search may spend: nodes (positions expanded) and wall-clock seconds.
 
-    The transposition table holds one entry per node, so `nodes` also bounds memory
-    (roughly 200 bytes a node).
+    The transposition tables hold an entry or two per node, so `nodes` also bounds
+    memory (a few hundred bytes a node).
     """
 
     nodes: int = 1_000_000
@@ -55,11 +55,8 @@ class Solution:
         return [str(move) for move in self.line]
 
 
-def _order_key(child: Successor) -> tuple[int, int]:
+def _priority_then_draws(child: Successor) -> tuple[int, int]:
     return child[0], child[1][0]
-
-
-_ORDER = _order_key
 
 
 def _order(children: list[Successor], rng: random.Random | None) -> list[Successor]:
@@ -67,7 +64,7 @@ def _order(children: list[Successor], rng: random.Random | None) -> list[Success
     sort, so in generation order after that), or shuffled within those."""
     if rng is not None:
         rng.shuffle(children)
-    children.sort(key=_ORDER)
+    children.sort(key=_priority_then_draws)
     return children
 
 
@@ -92,6 +89,7 @@ class Solver:
     time). A fixed order sometimes sinks a million nodes into a hopeless corner
     that another order skips (deals with a heavy tail), while it is the best
     order on average and never loses its work.
+
     Each run also finds the strongly connected components of what it searched
     (Tarjan's algorithm, folded into the depth-first search): once a component
     is finished with no win found, every state in it is proved lost. Those
