@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 from app.engine import FOUNDATION, Game, Move
 from app.store import StoredGame, VersionConflict
 from app.web import messages
-from app.web.api import ACTION_ERRORS
+from app.web.api import ACTION_ERRORS, JSONBytes
 from app.web.computer import ComputerBusy, ComputerPlayer, HintAnswer
 from app.web.deps import ComputerDep, Player, PlayerDep, RendererDep
 from app.web.errors import http_message, sentence
@@ -110,9 +110,7 @@ async def hint(
         "undo": answer.undo,
         "game": game_dict(given.stored),
     }
-    return Response(
-        to_json(data), media_type="application/json", headers={"Cache-Control": "no-store"}
-    )
+    return JSONBytes(to_json(data))
 
 
 @api.get("/games/{game_id}/winnable", response_model=WinnableOut, responses=ACTION_ERRORS)
@@ -126,11 +124,7 @@ async def winnable(
         raise VersionConflict(stored.version)
     game = stored.game
     verdict = True if game.won else await computer.still_winnable(stored.id, game, log)
-    return Response(
-        to_json({"version": stored.version, "winnable": verdict}),
-        media_type="application/json",
-        headers={"Cache-Control": "no-store"},
-    )
+    return JSONBytes(to_json({"version": stored.version, "winnable": verdict}))
 
 
 # -- pages -----------------------------------------------------------------------------

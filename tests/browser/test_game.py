@@ -193,7 +193,7 @@ def test_the_new_game_dialog_remembers_the_choices(page: Page) -> None:
     expect(dialog).to_be_visible()
     dialog.get_by_label("Classic").check()
     dialog.get_by_label("1 card").check()
-    dialog.get_by_role("checkbox").uncheck()
+    dialog.get_by_role("checkbox", name=re.compile("Double click")).uncheck()
     dialog.get_by_role("button", name="Deal").click()
     page.wait_for_url(re.compile(r"/games/[^/]+$"))
     expect(page.locator("#table")).to_have_attribute("data-draw", "1")
@@ -203,7 +203,7 @@ def test_the_new_game_dialog_remembers_the_choices(page: Page) -> None:
     page.locator("#new").click()
     expect(dialog.get_by_label("Classic")).to_be_checked()
     expect(dialog.get_by_label("1 card")).to_be_checked()
-    expect(dialog.get_by_role("checkbox")).not_to_be_checked()
+    expect(dialog.get_by_role("checkbox", name=re.compile("Double click"))).not_to_be_checked()
 
 
 def test_an_old_page_reloads_instead_of_acting_on_a_stale_position(page: Page) -> None:

@@ -1,0 +1,202 @@
+"""The computer player on the page: Hint (button and H key) lights up the hinted card,
+"Winnable deals only" deals a listed deal, and the "Still winnable?" switch shows its
+verdict after each move; all of it fits a phone and a desktop."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from app.engine import DealCode, Rules
+from app.solver.deals import winnable_numbers
+
+from .board_helpers import DESKTOP, PHONE, api_game, card, wait_version
+
+Shot = Callable[[Page, str], None]
+# Classic rules, draw 1, one pass: the opening can be won; tapping KS plays KS-t2 (the
+# king onto the ace of hearts), which spoils it for good (tests/web/test_hints.py).
+SPOIL_RULES = {"preset": "classic", "draw": 1, "passes": 1}
+SPOIL_DECK = [
+    "9H", "TH", "4S", "4H", "4D", "4C", "3S", "3H", "3D", "3C", "2S", "2H", "2D", "AC",
+    "KS", "AH", "AS", "2C", "5H", "5S", "6C", "8D", "6H", "6S", "7C", "7D", "7H", "7S",
+    "8C", "6D", "8H", "8S", "9C", "9D", "TS", "9S", "TC", "TD", "5C", "KH", "JC", "JD",
+    "JH", "JS", "QC", "QD", "QH", "QS", "KC", "KD", "5D", "AD",
+]  # fmt: skip
+PILES = [
+    "pile-stock", "pile-waste", "pile-reserve", "pile-fC", "pile-fD", "pile-fH", "pile-fS",
+    "pile-t1", "pile-t2", "pile-t3", "pile-t4",
+]  # fmt: skip
+
+
+def open_deck(page: Page, deck: list[str], rules: dict[str, Any]) -> str:
+    response = page.context.request.post("/api/games", data={"deck": deck, "rules": rules})
+    assert response.status == 201, response.text()
+    gid: str = response.json()["id"]
+    page.goto(f"/games/{gid}")
+    wait_version(page, 0)
+    return gid
+
+
+def hinted_move(page: Page) -> str:
+    """The move the hint message names, e.g. "AH-f" from "... (AH-f)."."""
+    message = page.locator("#message p.note")
+    expect(message).to_have_text(re.compile(r"^Hint: .*\([^)]+\)\.$"))
+    found = re.search(r"\(([^)]+)\)\.$", message.inner_text())
+    assert found
+    return found.group(1)
+
+
+def lit(page: Page, move: str) -> Locator:
+    """The element the page lights up for a hinted move: its card, or the stock."""
+    if move == "draw":
+        return page.locator("#pile-stock button")
+    return card(page, move.split("-")[0])
+
+
+def test_the_h_key_lights_up_the_hinted_card_and_says_the_move(page: Page) -> None:
+    gid = open_deck(page, SPOIL_DECK, SPOIL_RULES)
+    page.keyboard.press("h")
+    move = hinted_move(page)
+    assert move in api_game(page, gid)["legal_moves"]
+    expect(lit(page, move)).to_have_class(re.compile(r"\bhinted\b"))
+    expect(page.locator(".hinted")).to_have_count(1)
+    # Asking changed nothing on the board, but the hint is counted.
+    wait_version(page, 0)
+    assert api_game(page, gid)["hints_used"] == 1
+
+
+def test_the_hint_button_gives_the_next_move_and_following_it_plays_on(page: Page) -> None:
+    gid = open_deck(page, SPOIL_DECK, SPOIL_RULES)
+    for count in range(1, 4):
+        page.locator("#hint").click()
+        move = hinted_move(page)
+        expect(lit(page, move)).to_have_class(re.compile(r"\bhinted\b"))
+        response = page.context.request.post(f"/api/games/{gid}/moves", data={"move": move})
+        assert response.status == 200, response.text()
+        page.reload()
+        wait_version(page, count)
+    assert api_game(page, gid)["hints_used"] == 3
+
+
+def test_a_spoiled_position_is_told_plainly(page: Page) -> None:
+    gid = open_deck(page, SPOIL_DECK, SPOIL_RULES)
+    card(page, "KS").click()  # a tap sends KS onto the ace of hearts: KS-t2
+    wait_version(page, 1)
+    assert api_game(page, gid)["tableau"][1] == ["AH", "KS"]
+    page.locator("#hint").click()
+    message = page.locator("#message p.note")
+    expect(message).to_have_text(
+        "No winning line from here; undo 1 move to get back to a winnable position."
+    )
+    expect(page.locator(".hinted")).to_have_count(0)
+
+
+def test_winnable_deals_only_deals_a_listed_deal(page: Page) -> None:
+    open_deck(page, SPOIL_DECK, SPOIL_RULES)
+    page.locator("#new").click()
+    dialog = page.locator("#new-game")
+    expect(dialog).to_be_visible()
+    dialog.get_by_label("Classic").check()
+    dialog.get_by_label("1 card").check()
+    dialog.get_by_role("checkbox", name=re.compile("Winnable deals only")).check()
+    dialog.get_by_role("button", name="Deal").click()
+    page.wait_for_url(re.compile(r"/games/[^/]+$"))
+    wait_version(page, 0)
+    code = DealCode.parse(page.locator("#table").get_attribute("data-code") or "")
+    assert str(code).startswith("CF1-C1-")
+    assert code.number in winnable_numbers(Rules.preset_named("classic", draw=1))
+    # The choice is remembered: the dialog opens with the box ticked.
+    page.locator("#new").click()
+    expect(dialog.get_by_role("checkbox", name=re.compile("Winnable deals only"))).to_be_checked()
+
+
+def test_the_still_winnable_switch_shows_its_verdict_after_each_move(page: Page) -> None:
+    gid = open_deck(page, SPOIL_DECK, SPOIL_RULES)
+    switch = page.get_by_role("checkbox", name="Still winnable?")
+    verdict = page.locator("#winnable")
+    expect(verdict).to_have_text("Still winnable?")
+    switch.check()
+    expect(verdict).to_have_text("Still winnable")
+    card(page, "KS").click()  # KS-t2 spoils the game
+    wait_version(page, 1)
+    expect(verdict).to_have_text("No longer winnable")
+    expect(verdict).to_have_attribute("data-state", "no")
+    page.locator("#undo").click()
+    wait_version(page, 2)
+    expect(verdict).to_have_text("Still winnable")
+    # Remembered for the player: a reload (and their next game) opens with it on.
+    page.reload()
+    expect(switch).to_be_checked()
+    expect(verdict).to_have_text("Still winnable")
+    switch.uncheck()
+    expect(verdict).to_have_text("Still winnable?")
+    page.reload()
+    expect(switch).not_to_be_checked()
+    assert api_game(page, gid)["version"] == 2
+
+
+def _box(locator: Locator) -> dict[str, float]:
+    box = locator.bounding_box()
+    assert box
+    return box
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"] - 0.5
+        and b["x"] < a["x"] + a["width"] - 0.5
+        and a["y"] < b["y"] + b["height"] - 0.5
+        and b["y"] < a["y"] + a["height"] - 0.5
+    )
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("code", ["CF1-D3-HELLOAB", "CF1-S3P3-HELLOAB"], ids=["app", "skill"])
+def test_the_hint_button_and_switch_fit_the_layout(
+    browser: Browser, base_url: str, size: dict[str, int], code: str, shot: Shot
+) -> None:
+    context = browser.new_context(
+        base_url=base_url, viewport=size, reduced_motion="reduce", has_touch=size is PHONE
+    )
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(f"/deal/{code}")
+        wait_version(page, 0)
+        page.get_by_role("checkbox", name="Still winnable?").check()
+        page.locator("#pile-stock button").click()  # a fanned waste beside the switch
+        wait_version(page, 1)
+        expect(page.locator("#winnable")).not_to_have_text(re.compile("Checking|\\?$"))
+        page.locator("#hint").click()
+        expect(page.locator("#message p.note")).to_be_visible()
+        width, height = size["width"], size["height"]
+        switch = _box(page.locator(".assist .toggle"))
+        assert switch["height"] >= 20  # big enough to hit
+        for pile in PILES:
+            assert not _overlap(switch, _box(page.locator(f"#{pile}"))), pile
+        buttons = [_box(page.locator(f"#{name}")) for name in ("undo", "hint", "share", "new")]
+        stats = [_box(stat) for stat in page.locator("#status .stat").all()]
+        for thing in [switch, *buttons, *stats]:
+            assert thing["x"] >= 0 and thing["x"] + thing["width"] <= width
+            assert thing["y"] >= 0 and thing["y"] + thing["height"] <= height
+        for i, a in enumerate([switch, *buttons, *stats]):
+            for b in [switch, *buttons, *stats][i + 1 :]:
+                assert not _overlap(a, b)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert page.evaluate("document.documentElement.scrollHeight") <= height
+        assert errors == []
+        name = "phone" if size is PHONE else "desktop"
+        rules = "skill" if "S3P3" in code else "app"
+        shot(page, f"{name}-11-hint-{rules}")
+        page.locator("#new").click()
+        expect(page.locator("#new-game")).to_be_visible()
+        dialog = _box(page.locator("#new-game"))
+        assert dialog["y"] >= 0 and dialog["y"] + dialog["height"] <= height
+        shot(page, f"{name}-12-new-game-{rules}")
+    finally:
+        context.close()
