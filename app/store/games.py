@@ -98,6 +98,39 @@ def parse_code(text: str) -> DealCode:
     return DealCode.parse(text)
 
 
+class PositionTexts:
+    """Positions and their stored text (`encode_position`), as this process has met them.
+
+    Decoding a game row's position is a pure function of its text, so the answer can
+    be kept; and the text a save writes is kept with its position, so the game's next
+    action skips decoding it. Nothing here is game state: the text is always the one
+    just read from the database. At most `size` are kept (the oldest go first).
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._positions: dict[str, Position] = {}
+
+    def decode(self, text: str) -> Position:
+        """Raises InvalidCodeError for text that is not a stored position."""
+        position = self._positions.get(text)
+        if position is None:
+            position = decode_position(text)
+            self._keep(text, position)
+        return position
+
+    def encode(self, position: Position) -> str:
+        text = encode_position(position)
+        self._keep(text, position)
+        return text
+
+    def _keep(self, text: str, position: Position) -> None:
+        positions = self._positions
+        positions[text] = position
+        if len(positions) > self.size:
+            positions.pop(next(iter(positions)), None)
+
+
 class GameRecord(NamedTuple):
     """A game's row as the store reads it, with its player's double click setting."""
 
@@ -224,6 +257,7 @@ class Store:
         self.idle_limit = idle_limit
         self.clock = clock
         self._write_lock = WriteLock(engine) if is_sqlite(engine) else None
+        self._positions = PositionTexts()
         # SQLite's one writer keeps its connection (under the lock) instead of taking
         # one from the pool for every action.
         self._writer: Any = None
@@ -313,7 +347,7 @@ class Store:
                     "points": 0,
                     "moves": 0,
                     "seconds": 0.0,
-                    "position": encode_position(game.position),
+                    "position": self._positions.encode(game.position),
                     "undo_count": 0,
                     "undo_top": None,
                     "created_at": moment,
@@ -433,7 +467,7 @@ class Store:
         )
         game = RestoredGame(
             code,
-            position=decode_position(row.position),
+            position=self._positions.decode(row.position),
             points=row.points,
             moves=row.moves,
             seconds=row.seconds,
@@ -469,7 +503,7 @@ class Store:
                 "new_points": game.points,
                 "new_moves": game.moves,
                 "new_seconds": game.seconds,
-                "new_position": encode_position(game.position),
+                "new_position": self._positions.encode(game.position),
                 "new_undo_count": game.undo_stack.count,
                 "new_undo_top": game.undo_stack.top,
                 "new_updated_at": moment,
@@ -482,13 +516,18 @@ class Store:
         entries = []
         for seq, action in enumerate(game.actions, start=game.base_version + 1):
             entry = pushed.get(seq)
+            undo_position = None
+            if entry:
+                # Usually the position this action started from: its text is the row's.
+                before = entry.position is stored.before
+                undo_position = row.position if before else encode_position(entry.position)
             entries.append(
                 {
                     "game_id": row.id,
                     "seq": seq,
                     "action": action,
                     "at": moment,
-                    "undo_position": encode_position(entry.position) if entry else None,
+                    "undo_position": undo_position,
                     "undo_points": entry.points if entry else None,
                     "undo_below": entry.below if entry else None,
                 }

@@ -1,0 +1,26 @@
+"""Positions kept by their stored text read back exactly as decoding the text would."""
+
+from __future__ import annotations
+
+import random
+
+from app.engine import DealCode, Game
+from app.engine.state import decode_position, encode_position
+from app.store.games import PositionTexts
+
+
+def test_kept_positions_are_the_decoded_text_and_at_most_size_are_kept() -> None:
+    texts = PositionTexts(size=50)
+    rng = random.Random(11)
+    game = Game(DealCode.parse("CF1-D1-HELLOAB"))
+    written = []
+    for _ in range(200):
+        written.append(texts.encode(game.position))
+        assert written[-1] == encode_position(game.position)
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.play(rng.choice(moves))
+    for text in written:
+        assert texts.decode(text) == decode_position(text)
+    assert len(texts._positions) <= 50
