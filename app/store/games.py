@@ -157,7 +157,6 @@ _GAME = (
     .where(games.c.id == bindparam("game_id"), games.c.player_id == bindparam("player_id"))
 )
 _SAVED_COLUMNS = (
-    "status",
     "version",
     "score",
     "points",
@@ -167,8 +166,10 @@ _SAVED_COLUMNS = (
     "undo_count",
     "undo_top",
     "updated_at",
-    "finished_at",
 )
+# Written only when they change (a win): `status` is indexed, and setting it, even to the
+# same value, rewrites its index entry (on SQLite a page more in every commit).
+_STATUS_COLUMNS = ("status", "finished_at")
 _PREFS = tuple(field.name for field in fields(Prefs))  # the players columns of a Prefs
 # Every statement the store runs, built once with bound parameters.
 _STATEMENTS: dict[str, Any] = {
@@ -191,6 +192,11 @@ _STATEMENTS: dict[str, Any] = {
     "save": update(games)
     .where(games.c.id == bindparam("game_id"), games.c.version == bindparam("read_version"))
     .values({column: bindparam(f"new_{column}") for column in _SAVED_COLUMNS}),
+    "save_with_status": update(games)
+    .where(games.c.id == bindparam("game_id"), games.c.version == bindparam("read_version"))
+    .values(
+        {column: bindparam(f"new_{column}") for column in _SAVED_COLUMNS + _STATUS_COLUMNS}
+    ),
     "insert_game": insert(games),
     "insert_actions": insert(actions),
     "prefs": select(*(getattr(players.c, name) for name in _PREFS)).where(
@@ -492,24 +498,24 @@ class Store:
         game.seconds = row.seconds + min(max(gap, 0.0), self.idle_limit)
         won = game.won
         status = WON if won else PLAYING
-        changed = tx.execute(
-            self._sql["save"],
-            {
-                "game_id": row.id,
-                "read_version": row.version,
-                "new_status": status,
-                "new_version": game.version,
-                "new_score": game.score,
-                "new_points": game.points,
-                "new_moves": game.moves,
-                "new_seconds": game.seconds,
-                "new_position": self._positions.encode(game.position),
-                "new_undo_count": game.undo_stack.count,
-                "new_undo_top": game.undo_stack.top,
-                "new_updated_at": moment,
-                "new_finished_at": moment if won else None,
-            },
-        )
+        values = {
+            "game_id": row.id,
+            "read_version": row.version,
+            "new_version": game.version,
+            "new_score": game.score,
+            "new_points": game.points,
+            "new_moves": game.moves,
+            "new_seconds": game.seconds,
+            "new_position": self._positions.encode(game.position),
+            "new_undo_count": game.undo_stack.count,
+            "new_undo_top": game.undo_stack.top,
+            "new_updated_at": moment,
+        }
+        statement = "save"
+        if status != row.status:
+            statement = "save_with_status"
+            values.update(new_status=status, new_finished_at=moment if won else None)
+        changed = tx.execute(self._sql[statement], values)
         if changed != 1:
             return False
         pushed = game.undo_stack.pushed
