@@ -7,7 +7,20 @@ from typing import Any
 
 import pydantic_core
 
-from app.engine import RANKS, SUITS, DealCode, Game, Position, Rules, legal_moves, summary
+from app.engine import (
+    DRAW,
+    FOUNDATION,
+    RANKS,
+    SUITS,
+    DealCode,
+    Game,
+    Move,
+    Position,
+    Rules,
+    legal_moves,
+    summary,
+)
+from app.engine.cards import ORDERED_DECK
 from app.store import StoredGame
 
 PILE_BLOCKS = (
@@ -34,6 +47,16 @@ _FOUNDATION_CARDS = [
 ]
 
 
+# The notation of every card and every move, looked up: str() is a method call per card
+# and per move, on every answer.
+_NOTATION = {card: str(card) for card in ORDERED_DECK}
+_MOVE_NOTATION = {
+    move: str(move)
+    for move in [DRAW]
+    + [Move(card, target) for card in ORDERED_DECK for target in (FOUNDATION, 0, 1, 2, 3)]
+}
+
+
 @lru_cache(maxsize=256)
 def rules_dict(rules: Rules) -> dict[str, Any]:
     """The rules as JSON (cached: rules are immutable; callers must not change the dict)."""
@@ -48,14 +71,14 @@ def piles(position: Position) -> dict[str, Any]:
     return {
         "start_rank": RANKS[position.start_rank],
         "stock": len(position.stock),
-        "waste": [str(card) for card in position.waste],
+        "waste": [_NOTATION[card] for card in position.waste],
         "pass": position.pass_number,
-        "reserve": {"count": len(reserve), "top": str(reserve[-1]) if reserve else None},
+        "reserve": {"count": len(reserve), "top": _NOTATION[reserve[-1]] if reserve else None},
         "foundations": [
             {"suit": SUITS[suit], "cards": on_foundations[suit][: counts[suit]]}
             for suit in position.foundation_order
         ],
-        "tableau": [[str(card) for card in column] for column in position.tableau],
+        "tableau": [[_NOTATION[card] for card in column] for column in position.tableau],
     }
 
 
@@ -69,7 +92,7 @@ def _game_fields(code: str, game: Game) -> dict[str, Any]:
         "moves": game.moves,
         "won": game.won,
         "undo_available": game.undo_available,
-        "legal_moves": [str(move) for move in game.legal_moves()],
+        "legal_moves": [_MOVE_NOTATION[move] for move in game.legal_moves()],
         "summary": game.summary(),
     }
 
@@ -98,7 +121,7 @@ def deal_dict(code: DealCode) -> dict[str, Any]:
         "moves": 0,
         "won": False,
         "undo_available": 0,
-        "legal_moves": [str(move) for move in legal_moves(position, rules)],
+        "legal_moves": [_MOVE_NOTATION[move] for move in legal_moves(position, rules)],
         "summary": summary(position),
     }
 

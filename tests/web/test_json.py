@@ -39,12 +39,19 @@ def test_any_game_dict_like_value_is_written_as_the_standard_library_writes_it(
 def test_games_along_random_play_are_written_as_the_standard_library_writes_them() -> None:
     moment = datetime(2026, 1, 2, tzinfo=UTC)
     rng = random.Random(7)
-    for code in ("CF1-D3-AAAAACL", "CF1-D1-HELLOAB", "CF1-S1P3-ZZZZZZZ"):
+    for code in ("CF1-D3-AAAAACL", "CF1-D1-HELLOAB", "CF1-S1P3-ZZZZZZZ", "CF1-C3-AAAAAAB"):
         game = Game(DealCode.parse(code))
         for _ in range(120):
             stored = StoredGame("g1", str(game.code), game, "playing", moment, moment)
             data = game_dict(stored)
             assert to_json(data) == stdlib_json(data)
+            # Cards and moves are written in their notation (looked up, not str()'d).
+            position = game.position
+            assert data["legal_moves"] == [str(move) for move in game.legal_moves()]
+            assert data["tableau"] == [[str(card) for card in pile] for pile in position.tableau]
+            assert data["waste"] == [str(card) for card in position.waste]
+            top = str(position.reserve[-1]) if position.reserve else None
+            assert data["reserve"] == {"count": len(position.reserve), "top": top}
             moves = game.legal_moves()
             if not moves:
                 break
