@@ -8,7 +8,9 @@ import asyncio
 import os
 import threading
 import time
-from typing import Any
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 from fastapi import FastAPI
@@ -18,6 +20,14 @@ from app.engine import DealCode, Game
 from app.web.computer import ComputerBusy, ComputerPlayer
 
 CODE = "CF1-D1-HELLOAB"
+T = TypeVar("T")
+
+
+def run_in_own_loop(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine on a fresh event loop in its own thread: the browser tests'
+    Playwright keeps a loop running in the main thread for the whole session."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def occupy(computer: ComputerPlayer, seconds: float) -> None:
@@ -70,7 +80,7 @@ def test_a_newer_check_of_a_game_replaces_one_still_waiting() -> None:
         finally:
             computer.shutdown()
 
-    first, second = asyncio.run(scenario())
+    first, second = run_in_own_loop(scenario())
     assert first is None  # replaced: "not sure", and the page has moved on anyway
     assert second is True  # HELLOAB draw 1 can be won (tests/web/test_hints.py)
 
@@ -89,7 +99,7 @@ def test_a_dead_worker_is_replaced_by_the_next_job() -> None:
         finally:
             computer.shutdown()
 
-    asyncio.run(scenario())
+    run_in_own_loop(scenario())
 
 
 def test_a_full_queue_turns_work_away_at_once() -> None:
@@ -107,4 +117,4 @@ def test_a_full_queue_turns_work_away_at_once() -> None:
         finally:
             computer.shutdown()
 
-    asyncio.run(scenario())
+    run_in_own_loop(scenario())
