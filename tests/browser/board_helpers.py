@@ -6,22 +6,12 @@ import re
 from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
+from seed_example import SEED_AFTER_THREE as SEED_AFTER_THREE
+from seed_example import SEED_CODE as SEED_CODE
+from seed_example import SEED_OPENING as SEED_OPENING
 
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
-SEED_CODE = "CF1-D3-AAAAAAAOEGYXXBLQBCLVSVVBKAUAXFBHCBYLVAMIYTIVUUAA"
-SEED_OPENING = (
-    "Stock: 34 cards; waste empty; reserve: 13 cards, top: queen of clubs. Foundations, "
-    "start rank 7: hearts up to 7 of hearts (1), spades empty, diamonds empty, clubs empty. "
-    "Column 1: 6 of clubs; column 2: king of hearts; column 3: queen of hearts; "
-    "column 4: ace of spades."
-)
-SEED_AFTER_THREE = (
-    "Stock: 34 cards; waste empty; reserve: 10 cards, top: jack of spades. Foundations, "
-    "start rank 7: hearts up to 8 of hearts (2), spades empty, diamonds empty, clubs empty. "
-    "Column 1: 6 of clubs; column 2: queen of spades; column 3: queen of hearts; "
-    "column 4: ace of spades, king of hearts, queen of clubs."
-)
 
 
 def open_deal(page: Page, code: str) -> str:
