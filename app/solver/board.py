@@ -48,6 +48,7 @@ _PARENTS = [
 # The two cards that go on each card.
 _CHILDREN = [tuple(c for c in range(52) if p in _PARENTS[c]) for p in range(52)]
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # the suits of the other colour, by suit
+_TWIN_SUIT = (3, 2, 1, 0)  # the other suit of the same colour
 _BIT = [1 << c for c in range(52)]
 
 # The search's move order (lower first): what most often leads to a win. A waste
@@ -576,10 +577,24 @@ class Problem:
         )
 
     def _unused(self, card: int, found: Foundations) -> bool:
-        """Both cards that go on `card` in a column (other colour, one lower) are on foundations."""
-        below = (self.rel[card] - 1) % 13
-        s1, s2 = _OTHER_COLOUR[card // 13]
-        return found[s1] > below and found[s2] > below
+        """Nothing ever needs `card` in a column (cards never come back from foundations).
+
+        Either both cards that go on it (other colour, one rank lower) are on
+        their foundations; or, counting ranks from the start rank, the card's
+        rank r is 3 or more, both foundations of the other colour are up to rank
+        r - 2 and the other one of its colour up to r - 3. Then a card x of rank
+        r - 1 that a line puts on it could go to its foundation instead, and so
+        could a card of rank r - 2 that the line puts on x, while the cards of
+        rank r - 3 that could go on that are up already. (Below rank 3 that chain
+        would wrap round to the last ranks, which cannot go up early.)
+        """
+        r = self.rel[card]
+        suit = card // 13
+        s1, s2 = _OTHER_COLOUR[suit]
+        if found[s1] >= r and found[s2] >= r:
+            return r > 0 or (found[s1] == 13 and found[s2] == 13)
+        twin = _TWIN_SUIT[suit]
+        return r >= 3 and found[s1] >= r - 1 and found[s2] >= r - 1 and found[twin] >= r - 2
 
     def _safe_step(self, state: State, out: list[Move] | None) -> State | None:
         """One safe foundation move from `state`, or None.
