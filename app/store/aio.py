@@ -1,4 +1,5 @@
-"""The store for async routes: its calls run on worker threads, or on the event loop."""
+"""The store for async routes: its calls run on worker threads, or on the event loop, and
+its background work (SQLite's checkpoints) on a thread of its own."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from functools import partial
 from typing import TypeVar
 
 from app.engine import DealCode
+from app.store.db import Checkpointer
 from app.store.games import Action, Prefs, Store, StoredGame
 
 T = TypeVar("T")
@@ -18,13 +20,30 @@ class AsyncStore:
     """`Store`'s methods, awaitable. With `threads` > 0 the database work runs on that
     many worker threads (PostgreSQL: calls wait on the network). With 0 it runs right
     on the event loop: SQLite's calls are short and its writes take turns anyway, and
-    bench/server.py measured that fastest (no hand-over between threads)."""
+    bench/server.py measured that fastest (no hand-over between threads); its WAL
+    checkpoints, which wait on the disk, are the `checkpointer`'s, off the event loop."""
 
-    def __init__(self, store: Store, *, threads: int) -> None:
+    def __init__(
+        self, store: Store, *, threads: int, checkpointer: Checkpointer | None = None
+    ) -> None:
         self.store = store
+        self.checkpointer = checkpointer
         self._executor = (
             ThreadPoolExecutor(threads, thread_name_prefix="store") if threads else None
         )
+
+    def start(self) -> None:
+        """Start the background work (repeatable)."""
+        if self.checkpointer is not None:
+            self.checkpointer.start()
+
+    def stop(self) -> None:
+        """Stop the background work and close the database connections; the connections
+        reopen when used, and `start` starts the work again (repeatable)."""
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
+        self.store.close()
+        self.store.engine.dispose()
 
     async def _run(self, call: Callable[[], T]) -> T:
         if self._executor is None:
@@ -64,8 +83,8 @@ class AsyncStore:
         return await self._run(partial(self.store.played_numbers, player_id))
 
     def close(self) -> None:
-        """Finish the work in hand and close the database connections (repeatable)."""
+        """Finish the work in hand, stop the background work and close the database
+        connections (repeatable)."""
         if self._executor is not None:
             self._executor.shutdown(wait=True)
-        self.store.close()
-        self.store.engine.dispose()
+        self.stop()

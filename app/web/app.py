@@ -10,7 +10,7 @@ from starlette.staticfiles import StaticFiles
 
 from app.store import Store, make_engine, migrate
 from app.store.aio import AsyncStore
-from app.store.db import is_sqlite
+from app.store.db import Checkpointer, is_sqlite
 from app.web import api, messages, pages, solver_routes
 from app.web.errors import install_error_handlers, problem
 from app.web.identity import IdentityMiddleware, PlayerCookie
@@ -29,19 +29,24 @@ applied actions and, when sent, must be current (else 409). Errors are
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The whole app. Applies the database migrations before it returns."""
     settings = settings or Settings()
-    engine = make_engine(settings.resolved_database_url())
+    engine = make_engine(settings.resolved_database_url(), background_checkpoints=True)
     migrate(engine)
+    sqlite = is_sqlite(engine)
     threads = settings.db_threads
     if threads is None:
-        threads = 0 if is_sqlite(engine) else 8
-    store = AsyncStore(Store(engine, idle_limit=settings.idle_limit_seconds), threads=threads)
+        threads = 0 if sqlite else 8
+    store = AsyncStore(
+        Store(engine, idle_limit=settings.idle_limit_seconds),
+        threads=threads,
+        checkpointer=Checkpointer(engine) if sqlite else None,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store.start()
         yield
-        # Close the connections; they reopen if the app is started again.
-        store.store.close()
-        store.store.engine.dispose()
+        # Stop the checkpoints and close the connections; all restart if the app does.
+        store.stop()
 
     app = FastAPI(
         title="Canfield",
