@@ -46,8 +46,9 @@ class Prepared:
         self.processed = [(index, process) for index, process in enumerate(processors) if process]
         self.dialect = dialect
         self.columns = list(getattr(statement, "selected_columns", ()))
-        # Made on the first result, from the driver's column type codes (as SQLAlchemy does).
-        self.results: list[Processor | None] | None = None
+        # The columns whose type converts their values (dates, booleans), by position: made
+        # on the first result, from the driver's column type codes (as SQLAlchemy does).
+        self.results: list[tuple[int, Processor]] | None = None
 
     def parameters(self, values: Mapping[str, Any]) -> list[Any] | dict[str, Any]:
         if self.fixed:
@@ -63,16 +64,19 @@ class Prepared:
 
     def row(self, raw: Row, description: Sequence[Sequence[Any]]) -> Row:
         if self.results is None:
-            self.results = [
+            processors = [
                 column.type.dialect_impl(self.dialect).result_processor(self.dialect, found[1])
                 for column, found in zip(self.columns, description, strict=True)
             ]
-        if not any(self.results):
+            self.results = [(index, process) for index, process in enumerate(processors) if process]
+        if not self.results:
             return raw
-        return tuple(
-            process(value) if process and value is not None else value
-            for process, value in zip(self.results, raw, strict=True)
-        )
+        converted = list(raw)
+        for index, process in self.results:
+            value = converted[index]
+            if value is not None:
+                converted[index] = process(value)
+        return tuple(converted)
 
 
 class Transaction:
