@@ -324,8 +324,8 @@ class Problem:
         parents = _PARENTS
         empty_any = rules.empty_column == "any"
         out: list[Successor] = []
-        where: dict[int, int] = {}
-        empty = -1
+        where: dict[int, int] = {}  # each column's last card -> the column
+        empty = -1  # the leftmost empty column, which stands for them all
         for j in (3, 2, 1, 0):
             col = columns[j]
             if col:
