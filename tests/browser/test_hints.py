@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
+from spoiled_deck import SPOIL_DECK, SPOIL_RULES
 
 from app.engine import DealCode, Rules
 from app.solver.deals import winnable_numbers
@@ -17,15 +18,6 @@ from app.solver.deals import winnable_numbers
 from .board_helpers import DESKTOP, PHONE, api_game, card, wait_version
 
 Shot = Callable[[Page, str], None]
-# Classic rules, draw 1, one pass: the opening can be won; tapping KS plays KS-t2 (the
-# king onto the ace of hearts), which spoils it for good (tests/web/test_hints.py).
-SPOIL_RULES = {"preset": "classic", "draw": 1, "passes": 1}
-SPOIL_DECK = [
-    "9H", "TH", "4S", "4H", "4D", "4C", "3S", "3H", "3D", "3C", "2S", "2H", "2D", "AC",
-    "KS", "AH", "AS", "2C", "5H", "5S", "6C", "8D", "6H", "6S", "7C", "7D", "7H", "7S",
-    "8C", "6D", "8H", "8S", "9C", "9D", "TS", "9S", "TC", "TD", "5C", "KH", "JC", "JD",
-    "JH", "JS", "QC", "QD", "QH", "QS", "KC", "KD", "5D", "AD",
-]  # fmt: skip
 PILES = [
     "pile-stock", "pile-waste", "pile-reserve", "pile-fC", "pile-fD", "pile-fH", "pile-fS",
     "pile-t1", "pile-t2", "pile-t3", "pile-t4",

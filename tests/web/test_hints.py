@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from fastapi.testclient import TestClient
+from spoiled_deck import SPOIL, SPOIL_DECK, SPOIL_RULES
 
 from app.engine import DealCode, Game, Position, Rules
 from app.solver.deals import winnable_numbers
@@ -15,16 +16,6 @@ from app.solver.hint import still_winnable
 from app.solver.search import solve
 
 HX = {"HX-Request": "true"}
-# Classic rules, draw 1, one pass. The opening can be won, but KS-t2 (the king onto the
-# ace of hearts) spoils it for good; found with the solver, which proves both quickly.
-SPOIL_RULES = {"preset": "classic", "draw": 1, "passes": 1}
-SPOIL_DECK = [
-    "9H", "TH", "4S", "4H", "4D", "4C", "3S", "3H", "3D", "3C", "2S", "2H", "2D", "AC",
-    "KS", "AH", "AS", "2C", "5H", "5S", "6C", "8D", "6H", "6S", "7C", "7D", "7H", "7S",
-    "8C", "6D", "8H", "8S", "9C", "9D", "TS", "9S", "TC", "TD", "5C", "KH", "JC", "JD",
-    "JH", "JS", "QC", "QD", "QH", "QS", "KC", "KD", "5D", "AD",
-]  # fmt: skip
-SPOIL = "KS-t2"
 # Skill's level Hard, draw 3: no line wins this deal at all.
 DEAD_CODE = "CF1-S3P3-HELLOAB"
 
