@@ -48,6 +48,7 @@ def small_position(
     """
     start = rng.randrange(13)
     open_suits = rng.sample(range(4), suits)
+    out = min(out, 13 * suits)
     missing = [0, 0, 0, 0]
     while sum(missing) < out:
         suit = rng.choice(open_suits)
