@@ -110,6 +110,7 @@ class PositionTexts:
     def __init__(self, size: int = 4096) -> None:
         self.size = size
         self._positions: dict[str, Position] = {}
+        self._lock = threading.Lock()  # the store's worker threads (PostgreSQL) share it
 
     def decode(self, text: str) -> Position:
         """Raises InvalidCodeError for text that is not a stored position."""
@@ -126,9 +127,10 @@ class PositionTexts:
 
     def _keep(self, text: str, position: Position) -> None:
         positions = self._positions
-        positions[text] = position
-        if len(positions) > self.size:
-            positions.pop(next(iter(positions)), None)
+        with self._lock:
+            positions[text] = position
+            if len(positions) > self.size:
+                del positions[next(iter(positions))]
 
 
 class GameRecord(NamedTuple):
