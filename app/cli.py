@@ -34,6 +34,13 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args_list = sys.argv[1:] if argv is None else argv
+    if args_list[:1] == ["solve"]:
+        # The solver's own parser reads every option after `solve` (argparse's
+        # REMAINDER would stop at the first one that looks like ours).
+        from app.solver.cli import main as solve_main
+
+        return solve_main(args_list[1:])
     parser = argparse.ArgumentParser(prog="canfield", description="Canfield solitaire")
     commands = parser.add_subparsers(dest="command", required=True)
     deal = commands.add_parser("deal", help="print the opening summary of a deal code")
@@ -48,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     solve.add_argument("solve_args", nargs=argparse.REMAINDER)
     solve.set_defaults(run=_solve)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_list)
     result: int = args.run(args)
     return result
 
