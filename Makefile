@@ -22,7 +22,9 @@ setup: $(VENV)/.runtime static/vendor/htmx.min.js
 
 setup-dev: setup $(VENV)/.dev
 
-$(VENV)/.runtime: pyproject.toml
+# Installing builds the solver's C core (app/solver/_core.c) in place, so a change to
+# it reinstalls.
+$(VENV)/.runtime: pyproject.toml setup.py app/solver/_core.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e .

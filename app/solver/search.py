@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import gc
+import os
 import random
 import time
 from dataclasses import dataclass
 from enum import StrEnum
 
 from app.engine import Move, Position, Rules
-from app.solver.board import Key, Problem, State, Step, Successor
+from app.solver.board import ALL_TECHNIQUES, Key, Problem, State, Step, Successor
+
+try:
+    from app.solver import _core
+
+    CORE_BUILT = True
+except ImportError:  # the C extension was not built: the Python search does everything
+    CORE_BUILT = False
+
+_TABLEAU_MODES = {"any-run": 0, "top-or-all": 1, "all": 2}
 
 
 class Verdict(StrEnum):
@@ -99,38 +109,59 @@ class Solver:
     history) shares it.
     """
 
-    FIRST_RUN_NODES = 2_000
+    FIRST_RUN_NODES = 2_000  # also in _core.c
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
         self._dead: dict[Key, int] = {}
+        self._core = _core_of(problem)
+
+    @property
+    def uses_core(self) -> bool:
+        """Whether searches run in the compiled core (see `_core_of`)."""
+        return self._core is not None
 
     @property
     def known_dead(self) -> int:
         """How many states are proved lost so far."""
-        return len(self._dead)
+        return len(self._dead) if self._core is None else self._core.known_dead
 
     def solve_position(self, position: Position, budget: Budget) -> Solution:
         return self.solve_state(self.problem.state_of(position), budget)
 
     def solve_state(self, root: State, budget: Budget) -> Solution:
-        """Search from `root` (a state before settling) within `budget`.
+        """Search from `root` (a state before settling) within `budget`."""
+        started = time.perf_counter()
+        if self._core is None:
+            verdict, steps, nodes = self._search_in_python(root, budget)
+        else:
+            code, steps, nodes = self._core.search(root, budget.nodes, budget.seconds)
+            verdict = (Verdict.UNKNOWN, Verdict.WON, Verdict.UNWINNABLE)[code]
+        problem = self.problem
+        line: list[Move] = []
+        if verdict is Verdict.WON:
+            # Replaying the steps through board.py checks each one.
+            state = problem.settle(root, line, cascade=False)
+            for step in _shortcut(problem, state, steps):
+                state = problem.play(state, step, line)
+        seconds = time.perf_counter() - started
+        return Solution(verdict, tuple(line), nodes, seconds)
 
-        Python's cyclic garbage collector is paused meanwhile: the search makes
-        millions of small tuples and no cycles, and each collection would walk
-        them all (it doubled the time of long searches).
+    def _search_in_python(self, root: State, budget: Budget) -> tuple[Verdict, list[Step], int]:
+        """The reference search. Python's cyclic garbage collector is paused meanwhile:
+        the search makes millions of small tuples and no cycles, and each collection
+        would walk them all (it doubled the time of long searches).
         """
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._solve(root, budget)
+            return self._search(root, budget)
         finally:
             if collecting:
                 gc.enable()
 
-    def _solve(self, root: State, budget: Budget) -> Solution:
-        started = time.perf_counter()
-        deadline = started + budget.seconds
+    def _search(self, root: State, budget: Budget) -> tuple[Verdict, list[Step], int]:
+        deadline = time.perf_counter() + budget.seconds
         problem = self.problem
         nodes = 1
         start = problem.settle(root, cascade=False)
@@ -160,13 +191,7 @@ class Solver:
                 verdict, steps = ticket.advance(limit, deadline)
                 nodes += ticket.spent
                 allowance *= 2
-        line: list[Move] = []
-        if verdict is Verdict.WON:
-            state = problem.settle(root, line, cascade=False)
-            for step in _shortcut(problem, state, steps):
-                state = problem.play(state, step, line)
-        seconds = time.perf_counter() - started
-        return Solution(verdict or Verdict.UNKNOWN, tuple(line), nodes, seconds)
+        return verdict or Verdict.UNKNOWN, steps, nodes
 
     def _is_dead(self, state: State) -> bool:
         value = self.problem.value(state)
@@ -269,6 +294,28 @@ class _Run:
                     parent.low = low
         self.spent = nodes
         return Verdict.UNWINNABLE, []
+
+
+def _core_of(problem: Problem) -> _core.Core | None:
+    """The compiled core for `problem`: when it is built, every technique is on (the
+    ablations are Python's) and CANFIELD_SOLVER is not "python" (for comparisons)."""
+    if (
+        not CORE_BUILT
+        or problem.techniques != ALL_TECHNIQUES
+        or os.environ.get("CANFIELD_SOLVER") == "python"
+    ):
+        return None
+    rules = problem.rules
+    return _core.Core(
+        rules.draw,
+        -1 if rules.passes is None else rules.passes,
+        _TABLEAU_MODES[rules.tableau_moves],
+        rules.empty_column == "any",
+        rules.foundation_to_tableau,
+        rules.autocomplete,
+        problem.reserve,
+        problem.start_rank,
+    )
 
 
 def _shortcut(problem: Problem, start: State, steps: list[Step]) -> list[Step]:

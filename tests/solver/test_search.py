@@ -189,8 +189,19 @@ def check(solution: Solution, position: Position, rules: Rules, winnable: bool) 
         assert solution.line == ()
 
 
+@pytest.fixture(params=["core", "python"])
+def searcher(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each search in the compiled core (the default) and in Python (the reference)."""
+    if request.param == "python":
+        monkeypatch.setenv("CANFIELD_SOLVER", "python")
+    else:
+        monkeypatch.delenv("CANFIELD_SOLVER", raising=False)
+    return str(request.param)
+
+
 @pytest.mark.parametrize("rules", EVERY_RULES, ids=rules_id)
-def test_verdicts_agree_with_a_naive_search(rules: Rules) -> None:
+def test_verdicts_agree_with_a_naive_search(rules: Rules, searcher: str) -> None:
+    assert Solver(Problem.of(sample(rules, 0), rules)).uses_core is (searcher == "core")
     for seed, winnable in zip(SAMPLES[rules.token], (True, False), strict=True):
         position = sample(rules, seed)
         assert naive_winnable(position, rules, limit=5_000) is winnable
@@ -235,7 +246,9 @@ def test_verdicts_agree_with_each_technique_off(off: str) -> None:
         ("S1TAEA", 0),
     ],
 )
-def test_winning_lines_of_real_deals_replay_to_a_win(token: str, number: int) -> None:
+def test_winning_lines_of_real_deals_replay_to_a_win(
+    token: str, number: int, searcher: str
+) -> None:
     code = DealCode(DealCode.parse(f"CF1-{token}-AAAAAAA").rules, number=number)
     solution = solve(Position.deal(code.deck), code.rules, Budget(nodes=300_000, seconds=60))
     assert solution.won
@@ -245,7 +258,7 @@ def test_winning_lines_of_real_deals_replay_to_a_win(token: str, number: int) ->
     assert game.won
 
 
-def test_a_won_position_has_an_empty_winning_line() -> None:
+def test_a_won_position_has_an_empty_winning_line(searcher: str) -> None:
     rules = Rules()
     position = sample(rules, SAMPLES[rules.token][0])
     for move in solve(position, rules, BIG).line:
@@ -256,7 +269,7 @@ def test_a_won_position_has_an_empty_winning_line() -> None:
     assert again.line == ()
 
 
-def test_the_budget_stops_a_search_with_unknown() -> None:
+def test_the_budget_stops_a_search_with_unknown(searcher: str) -> None:
     rules = Rules()
     code = DealCode(rules, number=19)  # needs far more than 50 nodes
     solution = solve(Position.deal(code.deck), rules, Budget(nodes=50, seconds=30))

@@ -1,0 +1,1321 @@
+/* The solver's compiled core: board.py's Problem and search.py's Solver in C.
+ *
+ * Same moves (same priority classes, generated in the same order), the same
+ * settling (autocomplete, safe foundation moves, protected cards), the same
+ * dead-end test, keys and values, and the same search: depth-first with a
+ * transposition table, restarts alternating the fixed order with shuffled
+ * ones, and Tarjan components proved lost kept across searches. Every
+ * soundness argument lives in board.py and search.py, beside the Python
+ * reference this file mirrors; tests/solver/test_core.py checks the two
+ * against each other, state by state.
+ *
+ * Representation. A state's columns are packed into 52 bytes (column 0 first)
+ * for storage, and unpacked for work. The talon is a bit mask over the search
+ * root's talon order (cards only ever leave the talon, and recycling keeps the
+ * order), plus the same cards as card bits for the key; `pointer` counts the
+ * remaining cards in the waste, as in board.py.
+ *
+ * Keys. board.py's key is (sorted columns, talon, pointer class, reserve
+ * count, protected). Here it is a 128-bit fingerprint made by two independent
+ * 64-bit mixes: the columns as a multiset (a sum of strongly mixed column
+ * hashes), the talon as its set of cards, then the rest. The talon's card set
+ * stands for its sequence because every talon one Core meets is a subsequence
+ * of one dealing order (`Core.search` checks it, and forgets its proofs when a
+ * root from another order comes). Two different keys share a fingerprint with
+ * a chance of about n^2 / 2^129 over n states, so an "unwinnable" verdict is a
+ * proof up to that chance (below 1e-20 for 10^9 states).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+enum { TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM_FOUNDATION,
+       NEXT_PASS };
+#define FOUNDATION (-1)
+#define MODE_ANY_RUN 0
+#define MODE_TOP_OR_ALL 1
+#define MODE_ALL 2
+#define FIRST_RUN_NODES 2000 /* search.Solver.FIRST_RUN_NODES */
+#define MAX_CHILDREN 512
+
+/* -- card tables --------------------------------------------------------------------- */
+
+static int PARENT[52][2]; /* the two cards each card goes on, ascending */
+static int CHILD[52][2];  /* the two cards that go on each card, ascending */
+static const int OTHER_COLOUR[4][2] = {{1, 2}, {0, 3}, {0, 3}, {1, 2}};
+static const int TWIN_SUIT[4] = {3, 2, 1, 0};
+
+static int is_red(int card) { return card / 13 == 1 || card / 13 == 2; }
+
+static void init_tables(void) {
+    for (int c = 0; c < 52; c++) {
+        int n = 0;
+        for (int p = 0; p < 52; p++)
+            if (is_red(p) != is_red(c) && (c % 13 + 1) % 13 == p % 13) PARENT[c][n++] = p;
+    }
+    for (int p = 0; p < 52; p++) {
+        int n = 0;
+        for (int c = 0; c < 52; c++)
+            if (PARENT[c][0] == p || PARENT[c][1] == p) CHILD[p][n++] = c;
+    }
+}
+
+/* -- states ---------------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t talon; /* positions in the search's talon order */
+    uint64_t cards; /* the same cards, as card bits */
+    uint64_t prot;  /* protected cards */
+    int32_t pass;
+    uint8_t len[4];
+    uint8_t found[4];
+    uint8_t pointer;
+    uint8_t reserve;
+    uint8_t col[4][52];
+} Work;
+
+typedef struct {
+    uint64_t talon, cards, prot;
+    int32_t pass;
+    uint8_t len[4];
+    uint8_t found[4];
+    uint8_t pointer;
+    uint8_t reserve;
+    uint8_t packed[52];
+} Packed;
+
+typedef struct {
+    uint64_t a, b; /* the fingerprint; a is never 0 */
+} Fp;
+
+typedef struct {
+    Packed state;
+    Fp key;
+    int32_t value;
+    int16_t draws;
+    int8_t priority;
+    int8_t card;
+    int8_t target;
+} Child;
+
+static void pack(const Work *w, Packed *p) {
+    p->talon = w->talon;
+    p->cards = w->cards;
+    p->prot = w->prot;
+    p->pass = w->pass;
+    p->pointer = w->pointer;
+    p->reserve = w->reserve;
+    memcpy(p->found, w->found, 4);
+    memcpy(p->len, w->len, 4);
+    int k = 0;
+    for (int i = 0; i < 4; i++) {
+        memcpy(p->packed + k, w->col[i], w->len[i]);
+        k += w->len[i];
+    }
+}
+
+static void unpack(const Packed *p, Work *w) {
+    w->talon = p->talon;
+    w->cards = p->cards;
+    w->prot = p->prot;
+    w->pass = p->pass;
+    w->pointer = p->pointer;
+    w->reserve = p->reserve;
+    memcpy(w->found, p->found, 4);
+    memcpy(w->len, p->len, 4);
+    int k = 0;
+    for (int i = 0; i < 4; i++) {
+        memcpy(w->col[i], p->packed + k, p->len[i]);
+        k += p->len[i];
+    }
+}
+
+/* -- the problem ----------------------------------------------------------------------- */
+
+typedef struct {
+    int draw, passes; /* passes < 0: unlimited */
+    int mode, empty_any, returns, autocomplete;
+    int start_rank;
+    int reserve_size;
+    uint8_t reserve[52];
+    uint8_t rel[52];
+    /* the talon order of the current search (or of the state being converted) */
+    int order_size;
+    uint8_t order[64];
+} Rules;
+
+static int top_of(const Work *w, int j) { return w->len[j] ? w->col[j][w->len[j] - 1] : -1; }
+
+static int column_with_top(const Work *w, int card) {
+    for (int j = 0; j < 4; j++)
+        if (w->len[j] && w->col[j][w->len[j] - 1] == card) return j;
+    return -1;
+}
+
+static int talon_size(const Work *w) { return __builtin_popcountll(w->talon); }
+
+/* The remaining talon: its cards and their positions in the order, waste first. */
+static int talon_cards(const Rules *r, const Work *w, uint8_t *cards, uint8_t *positions) {
+    int n = 0;
+    uint64_t m = w->talon;
+    while (m) {
+        int pos = __builtin_ctzll(m);
+        m &= m - 1;
+        positions[n] = (uint8_t)pos;
+        cards[n++] = r->order[pos];
+    }
+    return n;
+}
+
+static void take_from_talon(Work *w, int position, int card) {
+    w->talon &= ~(1ULL << position);
+    w->cards &= ~(1ULL << card);
+}
+
+typedef struct {
+    int q, draws, added;
+} Reach;
+
+/* board.Problem.reach */
+static int reach(const Rules *r, int pointer, int size, int pass, Reach *out) {
+    int can_recycle = r->passes < 0 || pass < r->passes;
+    int n = 0;
+    uint64_t seen = 0;
+    if (pointer > 0) {
+        out[n++] = (Reach){pointer, 0, 0};
+        seen |= 1ULL << pointer;
+    }
+    int q = pointer, draws = 0;
+    while (q < size) {
+        q = q + r->draw < size ? q + r->draw : size;
+        draws++;
+        out[n++] = (Reach){q, draws, 0};
+        seen |= 1ULL << q;
+    }
+    if (size && can_recycle) {
+        draws++;
+        int added = r->passes < 0 ? 0 : 1;
+        q = 0;
+        while (q < size) {
+            q = q + r->draw < size ? q + r->draw : size;
+            draws++;
+            if (!(seen & (1ULL << q))) out[n++] = (Reach){q, draws, added};
+        }
+    }
+    return n;
+}
+
+/* board.Problem._lift: column i cut at s, refilled from the reserve if emptied. */
+static void lift(const Rules *r, Work *w, int i, int s) {
+    w->len[i] = (uint8_t)s;
+    if (!s && w->reserve) {
+        w->reserve--;
+        w->col[i][0] = r->reserve[w->reserve];
+        w->len[i] = 1;
+    }
+}
+
+static void put(Work *w, int j, int card) { w->col[j][w->len[j]++] = (uint8_t)card; }
+
+/* board.Problem._unused */
+static int unused(const Rules *r, int card, const uint8_t *found) {
+    int rank = r->rel[card], suit = card / 13;
+    int s1 = OTHER_COLOUR[suit][0], s2 = OTHER_COLOUR[suit][1];
+    if (found[s1] >= rank && found[s2] >= rank)
+        return rank > 0 || (found[s1] == 13 && found[s2] == 13);
+    int twin = TWIN_SUIT[suit];
+    return rank >= 3 && found[s1] >= rank - 1 && found[s2] >= rank - 1 &&
+           found[twin] >= rank - 2;
+}
+
+static int goes_up(const Rules *r, const Work *w, int card) {
+    return w->found[card / 13] == r->rel[card];
+}
+
+static void up_from_column(const Rules *r, Work *w, int i) {
+    int card = w->col[i][w->len[i] - 1];
+    lift(r, w, i, w->len[i] - 1);
+    w->found[card / 13]++;
+}
+
+/* board.Problem._safe_step: one safe foundation move, in place; 0 if none. */
+static int safe_step(const Rules *r, Work *w) {
+    if (r->returns) {
+        int alone_ok = !w->reserve && r->empty_any;
+        for (int i = 0; i < 4; i++) {
+            int n = w->len[i];
+            if (!n) continue;
+            int card = w->col[i][n - 1];
+            if (!goes_up(r, w, card) || (w->prot & (1ULL << card))) continue;
+            if (n == 1) {
+                if (!alone_ok) continue;
+            } else {
+                int under = w->col[i][n - 2];
+                if (under != PARENT[card][0] && under != PARENT[card][1]) continue;
+            }
+            up_from_column(r, w, i);
+            return 1;
+        }
+        return 0;
+    }
+    if (w->reserve && !r->autocomplete) {
+        int card = r->reserve[w->reserve - 1];
+        if (goes_up(r, w, card) && unused(r, card, w->found)) {
+            w->found[card / 13]++;
+            w->reserve--;
+            return 1;
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        int n = w->len[i];
+        if (!n) continue;
+        int card = w->col[i][n - 1];
+        if (!goes_up(r, w, card) || !unused(r, card, w->found)) continue;
+        if (r->autocomplete && n == 1 && w->reserve) continue;
+        up_from_column(r, w, i);
+        return 1;
+    }
+    if (r->draw == 1 && w->talon && !r->autocomplete) {
+        uint8_t cards[64], positions[64];
+        int size = talon_cards(r, w, cards, positions);
+        Reach candidates[160];
+        int n;
+        if (r->passes < 0) {
+            n = reach(r, w->pointer, size, w->pass, candidates);
+        } else {
+            n = 0;
+            if (w->pointer) candidates[n++] = (Reach){w->pointer, 0, 0};
+        }
+        for (int k = 0; k < n; k++) {
+            int q = candidates[k].q, card = cards[q - 1];
+            if (!goes_up(r, w, card) || !unused(r, card, w->found)) continue;
+            w->found[card / 13]++;
+            take_from_talon(w, positions[q - 1], card);
+            w->pointer = (uint8_t)(q - 1);
+            w->pass += candidates[k].added;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void autocomplete(const Rules *r, Work *w) {
+    int moved = 1;
+    while (moved) {
+        moved = 0;
+        for (int i = 0; i < 4; i++) {
+            while (w->len[i] && goes_up(r, w, w->col[i][w->len[i] - 1])) {
+                w->found[w->col[i][w->len[i] - 1] / 13]++;
+                w->len[i]--;
+                moved = 1;
+            }
+        }
+    }
+}
+
+/* board.Problem.settle */
+static void settle(const Rules *r, Work *w, int cascade) {
+    if (w->prot) {
+        uint64_t tops = 0;
+        for (int i = 0; i < 4; i++)
+            if (w->len[i]) tops |= 1ULL << w->col[i][w->len[i] - 1];
+        w->prot &= tops;
+    }
+    for (;;) {
+        if (cascade && r->autocomplete && !w->talon && !w->reserve) autocomplete(r, w);
+        cascade = 1;
+        if (!safe_step(r, w)) return;
+    }
+}
+
+/* board.Problem.lost */
+static int lost(const Rules *r, const Work *w) {
+    int whole = r->mode == MODE_ALL;
+    if (!whole && (r->returns || r->empty_any)) return 0;
+    for (int i = 0; i < 4; i++) {
+        int n = w->len[i];
+        if (n < 3) continue;
+        int lowest[4] = {13, 13, 13, 13};
+        uint64_t below = 0;
+        for (int k = 0; k < n; k++) {
+            int card = w->col[i][k], suit = card / 13, rank = r->rel[card];
+            if (rank > lowest[suit]) {
+                if (whole) return 1;
+                int stuck = 1;
+                for (int e = 0; e < 2; e++) {
+                    int p = PARENT[card][e];
+                    if (!(below & (1ULL << p)) && !(w->found[p / 13] > r->rel[p])) stuck = 0;
+                }
+                if (stuck) return 1;
+            } else if (rank < lowest[suit]) {
+                lowest[suit] = rank;
+            }
+            below |= 1ULL << card;
+        }
+    }
+    return 0;
+}
+
+static int won(const Work *w) { return w->found[0] + w->found[1] + w->found[2] + w->found[3] == 52; }
+
+/* -- keys ------------------------------------------------------------------------------- */
+
+static uint64_t mix_a(uint64_t x) { /* murmur3's finaliser */
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static uint64_t mix_b(uint64_t x) { /* splitmix64's finaliser, another constant set */
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+static int fresh_pointer(const Rules *r, const Work *w) {
+    return r->draw == 1 || w->pointer % 3 == 0 || w->pointer == talon_size(w);
+}
+
+/* board.Problem.value */
+static int32_t value_of(const Rules *r, const Work *w) {
+    if (r->passes < 0) return fresh_pointer(r, w) ? 0 : w->pointer;
+    return 64 * w->pass + w->pointer;
+}
+
+/* board.Problem.key, as a fingerprint */
+static Fp key_of(const Rules *r, const Work *w) {
+    uint64_t position;
+    if (fresh_pointer(r, w))
+        position = 0;
+    else if (r->passes < 0)
+        position = (uint64_t)(w->pointer % 3);
+    else
+        position = 3 * (uint64_t)(uint32_t)w->pass + (uint64_t)(w->pointer % 3);
+    uint64_t a = 0, b = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t ha = 0x243f6a8885a308d3ULL ^ w->len[i], hb = 0x13198a2e03707344ULL ^ w->len[i];
+        int n = w->len[i];
+        for (int k = 0; k < n; k += 8) {
+            uint64_t word = 0;
+            memcpy(&word, w->col[i] + k, n - k < 8 ? (size_t)(n - k) : 8);
+            ha = mix_a(ha ^ word) + 0x9e3779b97f4a7c15ULL;
+            hb = mix_b(hb + word) ^ 0xa4093822299f31d0ULL;
+        }
+        a += mix_a(ha);
+        b += mix_b(hb);
+    }
+    uint64_t meta = position << 16 | (uint64_t)w->reserve;
+    a = mix_a(a ^ mix_a(w->cards ^ 0x082efa98ec4e6c89ULL));
+    a = mix_a(a ^ mix_a(meta + 0x452821e638d01377ULL));
+    a = mix_a(a ^ mix_a(w->prot ^ 0xbe5466cf34e90c6cULL));
+    b = mix_b(b + mix_b(w->cards + 0xc0ac29b7c97c50ddULL));
+    b = mix_b(b + mix_b(meta ^ 0x3f84d5b5b5470917ULL));
+    b = mix_b(b + mix_b(w->prot + 0x9216d5d98979fb1bULL));
+    if (!a) a = 1;
+    return (Fp){a, b};
+}
+
+/* -- moves ------------------------------------------------------------------------------ */
+
+typedef struct {
+    const Rules *r;
+    Child *out;
+    int n;
+} Emit;
+
+/* A step's result: settle it, drop it if lost, key it. */
+static void emit(Emit *e, Work *child, int priority, int draws, int card, int target) {
+    if (e->n >= MAX_CHILDREN) return; /* cannot happen: at most a few dozen steps */
+    settle(e->r, child, 1);
+    if (lost(e->r, child)) return;
+    Child *c = &e->out[e->n++];
+    pack(child, &c->state);
+    c->key = key_of(e->r, child);
+    c->value = value_of(e->r, child);
+    c->priority = (int8_t)priority;
+    c->draws = (int16_t)draws;
+    c->card = (int8_t)card;
+    c->target = (int8_t)target;
+}
+
+static void run_move(Emit *e, const Work *w, int i, int s, int j) {
+    Work child = *w;
+    int card = w->col[i][s];
+    lift(e->r, &child, i, s);
+    for (int k = s; k < w->len[i]; k++) put(&child, j, w->col[i][k]);
+    emit(e, &child, s == 0 ? EMPTIES_COLUMN : IN_TABLEAU, 0, card, j);
+}
+
+/* board.Problem.successors: every step, settled, with lost results left out. */
+static int successors(const Rules *r, const Work *w, Child *out) {
+    Emit e = {r, out, 0};
+    Work child;
+    int empty = -1;
+    for (int j = 3; j >= 0; j--)
+        if (!w->len[j]) empty = j;
+
+    /* The reserve's top card. */
+    if (w->reserve) {
+        int card = r->reserve[w->reserve - 1];
+        if (goes_up(r, w, card)) {
+            child = *w;
+            child.reserve--;
+            child.found[card / 13]++;
+            emit(&e, &child, TO_FOUNDATION, 0, card, FOUNDATION);
+        }
+        for (int k = 0; k < 2; k++) {
+            int j = column_with_top(w, PARENT[card][k]);
+            if (j >= 0) {
+                child = *w;
+                child.reserve--;
+                put(&child, j, card);
+                emit(&e, &child, FROM_RESERVE, 0, card, j);
+            }
+        }
+        if (empty >= 0 && r->empty_any) {
+            child = *w;
+            child.reserve--;
+            put(&child, empty, card);
+            emit(&e, &child, FROM_RESERVE, 0, card, empty);
+        }
+    }
+
+    /* The waste's top after any number of draws (the K+ macro). */
+    if (w->talon) {
+        uint64_t wanted = 0;
+        for (int suit = 0; suit < 4; suit++)
+            wanted |= 1ULL << (suit * 13 + (r->start_rank + w->found[suit]) % 13);
+        for (int j = 3; j >= 0; j--) {
+            int top = top_of(w, j);
+            if (top >= 0) wanted |= 1ULL << CHILD[top][0] | 1ULL << CHILD[top][1];
+        }
+        uint8_t cards[64], positions[64];
+        int size = talon_cards(r, w, cards, positions);
+        Reach steps[160];
+        int n = reach(r, w->pointer, size, w->pass, steps);
+        for (int k = 0; k < n; k++) {
+            int q = steps[k].q, draws = steps[k].draws, added = steps[k].added;
+            int card = cards[q - 1];
+            if (!(wanted & (1ULL << card)) && empty < 0) continue;
+            int targets[3], t = 0;
+            for (int m = 0; m < 2; m++) {
+                int j = column_with_top(w, PARENT[card][m]);
+                if (j >= 0) targets[t++] = j;
+            }
+            if (empty >= 0) targets[t++] = empty;
+            if (goes_up(r, w, card)) {
+                child = *w;
+                take_from_talon(&child, positions[q - 1], card);
+                child.pointer = (uint8_t)(q - 1);
+                child.pass += added;
+                child.found[card / 13]++;
+                emit(&e, &child, added ? NEXT_PASS : TO_FOUNDATION, draws, card, FOUNDATION);
+            }
+            for (int m = 0; m < t; m++) {
+                child = *w;
+                take_from_talon(&child, positions[q - 1], card);
+                child.pointer = (uint8_t)(q - 1);
+                child.pass += added;
+                put(&child, targets[m], card);
+                emit(&e, &child, added ? NEXT_PASS : FROM_TALON, draws, card, targets[m]);
+            }
+        }
+    }
+
+    /* Column cards: the last one to its foundation. */
+    for (int i = 0; i < 4; i++) {
+        int top = top_of(w, i);
+        if (top >= 0 && goes_up(r, w, top)) {
+            child = *w;
+            up_from_column(r, &child, i);
+            emit(&e, &child, TO_FOUNDATION, 0, top, FOUNDATION);
+        }
+    }
+
+    /* Column runs onto the cards they fit. */
+    if (r->mode == MODE_ANY_RUN) {
+        for (int j = 3; j >= 0; j--) {
+            int top = top_of(w, j);
+            if (top < 0) continue;
+            for (int m = 0; m < 2; m++) {
+                int card = CHILD[top][m];
+                for (int i = 0; i < 4; i++) {
+                    if (i == j) continue;
+                    int s = -1;
+                    for (int k = 0; k < w->len[i]; k++)
+                        if (w->col[i][k] == card) {
+                            s = k;
+                            break;
+                        }
+                    if (s >= 0) {
+                        run_move(&e, w, i, s, j);
+                        break;
+                    }
+                }
+            }
+        }
+    } else {
+        for (int i = 0; i < 4; i++) {
+            int n = w->len[i];
+            if (!n) continue;
+            int starts[2] = {0, n - 1};
+            int count = r->mode == MODE_TOP_OR_ALL && n > 1 ? 2 : 1;
+            for (int k = 0; k < count; k++) {
+                int s = starts[k];
+                for (int m = 0; m < 2; m++) {
+                    int j = column_with_top(w, PARENT[w->col[i][s]][m]);
+                    if (j >= 0 && j != i) run_move(&e, w, i, s, j);
+                }
+            }
+        }
+    }
+    /* Runs to an empty column: one stands for all; a whole column only if the reserve
+       refills it. */
+    if (empty >= 0 && r->empty_any) {
+        for (int i = 0; i < 4; i++) {
+            int n = w->len[i];
+            if (!n || i == empty) continue;
+            int starts[52], count = 0;
+            if (r->mode == MODE_ANY_RUN) {
+                for (int s = 0; s < n; s++) starts[count++] = s;
+            } else if (r->mode == MODE_TOP_OR_ALL) {
+                starts[count++] = 0;
+                if (n > 1) starts[count++] = n - 1;
+            } else {
+                starts[count++] = 0;
+            }
+            for (int k = 0; k < count; k++)
+                if (starts[k] || w->reserve) run_move(&e, w, i, starts[k], empty);
+        }
+    }
+
+    /* Foundation tops back to a column. */
+    if (r->returns) {
+        for (int suit = 0; suit < 4; suit++) {
+            int count = w->found[suit];
+            if (!count) continue;
+            int card = suit * 13 + (r->start_rank + count - 1) % 13;
+            int targets[3], t = 0;
+            for (int m = 0; m < 2; m++) {
+                int j = column_with_top(w, PARENT[card][m]);
+                if (j >= 0) targets[t++] = j;
+            }
+            if (empty >= 0 && r->empty_any) targets[t++] = empty;
+            for (int m = 0; m < t; m++) {
+                child = *w;
+                put(&child, targets[m], card);
+                child.found[suit]--;
+                child.prot |= 1ULL << card;
+                emit(&e, &child, FROM_FOUNDATION, 0, card, targets[m]);
+            }
+        }
+    }
+    return e.n;
+}
+
+/* -- hash tables ------------------------------------------------------------------------ */
+
+typedef struct {
+    size_t bytes, peak; /* what the search holds now, and at most */
+} Memory;
+
+static void *grow(Memory *mem, void *old, size_t old_bytes, size_t new_bytes) {
+    void *fresh = realloc(old, new_bytes);
+    if (!fresh) return NULL;
+    mem->bytes += new_bytes - old_bytes;
+    if (mem->bytes > mem->peak) mem->peak = mem->bytes;
+    return fresh;
+}
+
+static void release(Memory *mem, void *block, size_t bytes) {
+    free(block);
+    mem->bytes -= bytes;
+}
+
+typedef struct {
+    uint64_t a, b;
+    int32_t value; /* dead table: the lowest value proved lost; run table: the index */
+    int32_t pad;
+} Slot;
+
+typedef struct {
+    Slot *slots;
+    size_t mask, count; /* capacity - 1 (a power of two), entries */
+} Table;
+
+static Slot *table_find(const Table *t, Fp k) {
+    if (!t->slots) return NULL;
+    size_t i = (size_t)k.b & t->mask;
+    for (;;) {
+        Slot *s = &t->slots[i];
+        if (!s->a) return NULL;
+        if (s->a == k.a && s->b == k.b) return s;
+        i = (i + 1) & t->mask;
+    }
+}
+
+/* The slot for k, added (value unset) if new; NULL when out of memory. Grows by doubling
+   at half full, so the table holds at most four slots per entry. */
+static Slot *table_put(Table *t, Memory *mem, Fp k, int *added) {
+    if (!t->slots || 2 * (t->count + 1) > t->mask + 1) {
+        size_t cap = t->slots ? 2 * (t->mask + 1) : 1024;
+        Slot *slots = grow(mem, NULL, 0, cap * sizeof(Slot));
+        if (!slots) return NULL;
+        memset(slots, 0, cap * sizeof(Slot));
+        if (t->slots) {
+            for (size_t i = 0; i <= t->mask; i++) {
+                Slot *s = &t->slots[i];
+                if (!s->a) continue;
+                size_t j = (size_t)s->b & (cap - 1);
+                while (slots[j].a) j = (j + 1) & (cap - 1);
+                slots[j] = *s;
+            }
+            release(mem, t->slots, (t->mask + 1) * sizeof(Slot));
+        }
+        t->slots = slots;
+        t->mask = cap - 1;
+    }
+    size_t i = (size_t)k.b & t->mask;
+    for (;;) {
+        Slot *s = &t->slots[i];
+        if (!s->a) {
+            s->a = k.a;
+            s->b = k.b;
+            t->count++;
+            *added = 1;
+            return s;
+        }
+        if (s->a == k.a && s->b == k.b) {
+            *added = 0;
+            return s;
+        }
+        i = (i + 1) & t->mask;
+    }
+}
+
+static void table_free(Table *t, Memory *mem) {
+    if (t->slots) release(mem, t->slots, (t->mask + 1) * sizeof(Slot));
+    t->slots = NULL;
+    t->mask = t->count = 0;
+}
+
+/* -- the search ------------------------------------------------------------------------- */
+
+typedef struct {
+    size_t first; /* its children: arena[first .. first + count) */
+    int32_t count, next;
+    int32_t index, low;
+    int16_t draws; /* the step that reached it */
+    int8_t card, target;
+} Frame;
+
+typedef struct {
+    uint64_t x;
+} Rng;
+
+static uint64_t rng_next(Rng *g) {
+    g->x += 0x9e3779b97f4a7c15ULL;
+    return mix_b(g->x);
+}
+
+/* Grow-by-doubling arrays, counted in the search's memory. */
+#define RESERVE(mem, arr, cap, need, fail)                                                    \
+    do {                                                                                      \
+        if ((need) > (cap)) {                                                                 \
+            size_t n_ = (cap) ? 2 * (cap) : 256;                                              \
+            while (n_ < (need)) n_ *= 2;                                                      \
+            void *p_ = grow((mem), (arr), (cap) * sizeof(*(arr)), n_ * sizeof(*(arr)));       \
+            if (!p_) fail;                                                                    \
+            (arr) = p_;                                                                       \
+            (cap) = n_;                                                                       \
+        }                                                                                     \
+    } while (0)
+
+typedef struct {
+    Fp key;
+    int32_t value;
+    uint8_t open; /* still on the component stack */
+} Node;
+
+typedef struct {
+    const Rules *r;
+    Memory *mem;
+    Table *dead;
+    int shuffled;
+    Rng rng;
+    Table index; /* key -> index of its best (lowest value) state in this run */
+    Node *nodes; /* by index */
+    size_t n, cap;
+    int32_t *component;
+    size_t components, component_cap;
+    Frame *stack;
+    size_t depth, stack_cap;
+    Child *arena;
+    size_t arena_used, arena_cap;
+    Child won; /* the winning child, once found */
+    Child scratch[MAX_CHILDREN];
+} Run;
+
+static int priority_then_draws_less(const Child *x, const Child *y) {
+    return x->priority < y->priority || (x->priority == y->priority && x->draws < y->draws);
+}
+
+static void run_free(Run *run) {
+    table_free(&run->index, run->mem);
+    release(run->mem, run->nodes, run->cap * sizeof(Node));
+    release(run->mem, run->component, run->component_cap * sizeof(int32_t));
+    release(run->mem, run->stack, run->stack_cap * sizeof(Frame));
+    release(run->mem, run->arena, run->arena_cap * sizeof(Child));
+    free(run);
+}
+
+static int is_dead(const Table *dead, Fp key, int32_t value) {
+    const Slot *s = table_find(dead, key);
+    return s && s->value <= value;
+}
+
+/* search._Run._enter: index the state and push its ordered children; 0 when out of
+   memory. The search order: by priority class, then fewest draws, stably (so in
+   generation order after that), or shuffled within those. */
+static int enter(Run *run, const Packed *state, Fp key, int32_t value, int draws, int card,
+                 int target) {
+    size_t index = run->n;
+    RESERVE(run->mem, run->nodes, run->cap, index + 1, return 0);
+    RESERVE(run->mem, run->component, run->component_cap, run->components + 1, return 0);
+    RESERVE(run->mem, run->stack, run->stack_cap, run->depth + 1, return 0);
+    int added;
+    Slot *slot = table_put(&run->index, run->mem, key, &added);
+    if (!slot) return 0;
+    slot->value = (int32_t)index;
+    run->nodes[index] = (Node){key, value, 1};
+    run->n++;
+    run->component[run->components++] = (int32_t)index;
+
+    Work w;
+    unpack(state, &w);
+    int count = successors(run->r, &w, run->scratch);
+    uint16_t order[MAX_CHILDREN];
+    for (int i = 0; i < count; i++) order[i] = (uint16_t)i;
+    if (run->shuffled)
+        for (int i = count - 1; i > 0; i--) {
+            int j = (int)(rng_next(&run->rng) % (uint64_t)(i + 1));
+            uint16_t t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+    for (int i = 1; i < count; i++) { /* a stable insertion sort */
+        uint16_t x = order[i];
+        int j = i - 1;
+        while (j >= 0 && priority_then_draws_less(&run->scratch[x], &run->scratch[order[j]])) {
+            order[j + 1] = order[j];
+            j--;
+        }
+        order[j + 1] = x;
+    }
+    RESERVE(run->mem, run->arena, run->arena_cap, run->arena_used + (size_t)count, return 0);
+    for (int i = 0; i < count; i++) run->arena[run->arena_used + i] = run->scratch[order[i]];
+    run->stack[run->depth++] = (Frame){run->arena_used, count, 0, (int32_t)index,
+                                       (int32_t)index, (int16_t)draws, (int8_t)card,
+                                       (int8_t)target};
+    run->arena_used += (size_t)count;
+    return 1;
+}
+
+static Run *run_new(const Rules *r, Memory *mem, Table *dead, const Work *start, uint64_t seed,
+                    int shuffled) {
+    Run *run = calloc(1, sizeof(Run));
+    if (!run) return NULL;
+    run->r = r;
+    run->mem = mem;
+    run->dead = dead;
+    run->shuffled = shuffled;
+    run->rng.x = seed;
+    Packed p;
+    pack(start, &p);
+    if (!enter(run, &p, key_of(r, start), value_of(r, start), 0, 0, 0)) {
+        run_free(run);
+        return NULL;
+    }
+    return run;
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+enum { GOING_ON = 0, WON = 1, UNWINNABLE = 2, OUT_OF_MEMORY = -1 };
+
+typedef struct {
+    int16_t draws;
+    int8_t card, target;
+} Step;
+
+/* search._Run.advance: at most `limit` more nodes. On WON, the stack holds the path and
+   `won` the last step. */
+static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
+    int64_t nodes = 0;
+    *spent = 0;
+    while (run->depth) {
+        Frame *frame = &run->stack[run->depth - 1];
+        if (frame->next < frame->count) {
+            Child *child = &run->arena[frame->first + (size_t)frame->next++];
+            Fp key = child->key;
+            int32_t value = child->value;
+            if (is_dead(run->dead, key, value)) continue;
+            const Slot *seen = table_find(&run->index, key);
+            if (seen && run->nodes[seen->value].value <= value) {
+                if (run->nodes[seen->value].open && seen->value < frame->low)
+                    frame->low = seen->value;
+                continue;
+            }
+            nodes++;
+            if (child->state.found[0] + child->state.found[1] + child->state.found[2] +
+                    child->state.found[3] ==
+                52) {
+                run->won = *child;
+                *spent = nodes;
+                return WON;
+            }
+            Packed state = child->state; /* the arena may move */
+            if (!enter(run, &state, key, value, child->draws, child->card, child->target)) {
+                *spent = nodes;
+                return OUT_OF_MEMORY;
+            }
+            if (nodes >= limit || ((nodes & 255) == 0 && now() > deadline)) {
+                *spent = nodes;
+                return GOING_ON;
+            }
+            continue;
+        }
+        /* Every child done: close a component (all of it lost), or pass `low` up. */
+        run->depth--;
+        run->arena_used = frame->first;
+        int32_t index = frame->index, low = frame->low;
+        if (low == index) {
+            for (;;) {
+                int32_t member = run->component[--run->components];
+                Node *node = &run->nodes[member];
+                node->open = 0;
+                int added;
+                Slot *s = table_put(run->dead, run->mem, node->key, &added);
+                if (!s) {
+                    *spent = nodes;
+                    return OUT_OF_MEMORY;
+                }
+                if (added || s->value > node->value) s->value = node->value;
+                if (member == index) break;
+            }
+        }
+        if (run->depth) {
+            Frame *parent = &run->stack[run->depth - 1];
+            if (low < parent->low) parent->low = low;
+        }
+    }
+    *spent = nodes;
+    return UNWINNABLE;
+}
+
+typedef struct {
+    int code;
+    int64_t nodes;
+    Step *steps;
+    size_t length;
+} Outcome;
+
+static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
+    int64_t spent;
+    int code = advance(run, limit, deadline, &spent);
+    out->nodes += spent;
+    if (code == WON) {
+        Step *steps = malloc(run->depth * sizeof(Step));
+        if (!steps) return OUT_OF_MEMORY;
+        size_t k = 0;
+        for (size_t d = 1; d < run->depth; d++)
+            steps[k++] = (Step){run->stack[d].draws, run->stack[d].card, run->stack[d].target};
+        steps[k++] = (Step){run->won.draws, run->won.card, run->won.target};
+        out->steps = steps;
+        out->length = k;
+    }
+    return code;
+}
+
+/* search.Solver._solve, up to the winning steps (Python builds and checks the line). */
+static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t max_nodes,
+                   double seconds, Outcome *out) {
+    double deadline = now() + seconds;
+    out->code = GOING_ON;
+    out->nodes = 1;
+    out->steps = NULL;
+    out->length = 0;
+    settle(r, root, 0);
+    if (won(root)) {
+        out->code = WON;
+        return;
+    }
+    if (is_dead(dead, key_of(r, root), value_of(r, root)) || lost(r, root)) {
+        out->code = UNWINNABLE;
+        return;
+    }
+    Run *main_run = run_new(r, mem, dead, root, 0, 0);
+    if (!main_run) {
+        out->code = OUT_OF_MEMORY;
+        return;
+    }
+    int64_t allowance = FIRST_RUN_NODES;
+    uint64_t seed = 0;
+    int code = GOING_ON;
+    while (code == GOING_ON && out->nodes < max_nodes && now() < deadline) {
+        int64_t left = max_nodes - out->nodes;
+        code = run_advance(main_run, allowance < left ? allowance : left, deadline, out);
+        if (code != GOING_ON || out->nodes >= max_nodes) break;
+        seed++;
+        Run *ticket = run_new(r, mem, dead, root, seed * 0x2545f4914f6cdd1dULL, 1);
+        if (!ticket) {
+            code = OUT_OF_MEMORY;
+            break;
+        }
+        left = max_nodes - out->nodes;
+        code = run_advance(ticket, allowance / 2 < left ? allowance / 2 : left, deadline, out);
+        run_free(ticket);
+        allowance *= 2;
+    }
+    run_free(main_run);
+    out->code = code;
+}
+
+/* -- Python ------------------------------------------------------------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    Rules rules;
+    Table dead;
+    Memory memory;
+    uint8_t master[64]; /* the longest talon searched so far: every other is a subsequence */
+    int master_size;
+    int busy;
+    size_t last_peak;
+} Core;
+
+static int parse_state(const Rules *r, PyObject *obj, Work *w, uint8_t *talon_out,
+                       int *talon_size_out) {
+    PyObject *columns, *talon, *found;
+    long long pointer, reserve, pass;
+    PyObject *prot;
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 7) {
+        PyErr_SetString(PyExc_TypeError, "a state is a 7-tuple");
+        return 0;
+    }
+    if (!PyArg_ParseTuple(obj, "O!SLLO!LO!", &PyTuple_Type, &columns, &talon, &pointer,
+                          &reserve, &PyTuple_Type, &found, &pass, &PyLong_Type, &prot))
+        return 0;
+    if (PyTuple_GET_SIZE(columns) != 4 || PyTuple_GET_SIZE(found) != 4) {
+        PyErr_SetString(PyExc_ValueError, "a state has 4 columns and 4 foundations");
+        return 0;
+    }
+    memset(w, 0, sizeof(*w));
+    uint64_t seen = 0;
+    for (int i = 0; i < 4; i++) {
+        PyObject *col = PyTuple_GET_ITEM(columns, i);
+        if (!PyBytes_Check(col) || PyBytes_GET_SIZE(col) > 52) {
+            PyErr_SetString(PyExc_ValueError, "a column is bytes of at most 52 cards");
+            return 0;
+        }
+        const uint8_t *cards = (const uint8_t *)PyBytes_AS_STRING(col);
+        w->len[i] = (uint8_t)PyBytes_GET_SIZE(col);
+        for (int k = 0; k < w->len[i]; k++) {
+            if (cards[k] >= 52 || (seen >> cards[k] & 1)) goto bad_card;
+            seen |= 1ULL << cards[k];
+            w->col[i][k] = cards[k];
+        }
+        long f = PyLong_AsLong(PyTuple_GET_ITEM(found, i));
+        if (f == -1 && PyErr_Occurred()) return 0;
+        if (f < 0 || f > 13) {
+            PyErr_SetString(PyExc_ValueError, "a foundation holds 0 to 13 cards");
+            return 0;
+        }
+        w->found[i] = (uint8_t)f;
+    }
+    Py_ssize_t size = PyBytes_GET_SIZE(talon);
+    if (size > 52) goto bad_card;
+    const uint8_t *cards = (const uint8_t *)PyBytes_AS_STRING(talon);
+    for (Py_ssize_t k = 0; k < size; k++) {
+        if (cards[k] >= 52 || (seen >> cards[k] & 1)) goto bad_card;
+        seen |= 1ULL << cards[k];
+        talon_out[k] = cards[k];
+        w->cards |= 1ULL << cards[k];
+    }
+    *talon_size_out = (int)size;
+    w->talon = size ? (~0ULL >> (64 - size)) : 0;
+    if (pointer < 0 || pointer > size || reserve < 0 || reserve > r->reserve_size ||
+        pass < 0 || pass > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "pointer, reserve count or pass number out of range");
+        return 0;
+    }
+    w->pointer = (uint8_t)pointer;
+    w->reserve = (uint8_t)reserve;
+    w->pass = (int32_t)pass;
+    w->prot = PyLong_AsUnsignedLongLong(prot);
+    if (w->prot == (uint64_t)-1 && PyErr_Occurred()) return 0;
+    return 1;
+bad_card:
+    PyErr_SetString(PyExc_ValueError, "cards are 0..51, each at most once");
+    return 0;
+}
+
+static PyObject *build_state(const Rules *r, const Work *w) {
+    PyObject *cols[4];
+    for (int i = 0; i < 4; i++) {
+        cols[i] = PyBytes_FromStringAndSize((const char *)w->col[i], w->len[i]);
+        if (!cols[i]) {
+            for (int k = 0; k < i; k++) Py_DECREF(cols[k]);
+            return NULL;
+        }
+    }
+    uint8_t cards[64], positions[64];
+    int size = talon_cards(r, w, cards, positions);
+    return Py_BuildValue("((NNNN)y#ii(iiii)iK)", cols[0], cols[1], cols[2], cols[3],
+                         (const char *)cards, (Py_ssize_t)size, (int)w->pointer,
+                         (int)w->reserve, (int)w->found[0], (int)w->found[1],
+                         (int)w->found[2], (int)w->found[3], (int)w->pass,
+                         (unsigned long long)w->prot);
+}
+
+/* A state in its own talon order: for the functions the tests compare with board.py. */
+static int own_state(Core *self, PyObject *obj, Rules *r, Work *w) {
+    *r = self->rules;
+    return parse_state(r, obj, w, r->order, &r->order_size);
+}
+
+static PyObject *Core_successors(Core *self, PyObject *obj) {
+    Rules r;
+    Work w;
+    if (!own_state(self, obj, &r, &w)) return NULL;
+    Child *out = malloc(MAX_CHILDREN * sizeof(Child));
+    if (!out) return PyErr_NoMemory();
+    int n = successors(&r, &w, out);
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        Work child;
+        unpack(&out[i].state, &child);
+        PyObject *state = build_state(&r, &child);
+        PyObject *item = state ? Py_BuildValue("i(iii)N", (int)out[i].priority,
+                                               (int)out[i].draws, (int)out[i].card,
+                                               (int)out[i].target, state)
+                               : NULL;
+        if (!item) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    free(out);
+    return list;
+}
+
+static PyObject *Core_settle(Core *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"state", "cascade", NULL};
+    PyObject *obj;
+    int cascade = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p", names, &obj, &cascade)) return NULL;
+    Rules r;
+    Work w;
+    if (!own_state(self, obj, &r, &w)) return NULL;
+    settle(&r, &w, cascade);
+    return build_state(&r, &w);
+}
+
+static PyObject *Core_key(Core *self, PyObject *obj) {
+    Rules r;
+    Work w;
+    if (!own_state(self, obj, &r, &w)) return NULL;
+    Fp k = key_of(&r, &w);
+    uint8_t out[16];
+    memcpy(out, &k.a, 8);
+    memcpy(out + 8, &k.b, 8);
+    return PyBytes_FromStringAndSize((const char *)out, 16);
+}
+
+static PyObject *Core_value(Core *self, PyObject *obj) {
+    Rules r;
+    Work w;
+    if (!own_state(self, obj, &r, &w)) return NULL;
+    return PyLong_FromLong(value_of(&r, &w));
+}
+
+static PyObject *Core_lost(Core *self, PyObject *obj) {
+    Rules r;
+    Work w;
+    if (!own_state(self, obj, &r, &w)) return NULL;
+    return PyBool_FromLong(lost(&r, &w));
+}
+
+static int subsequence(const uint8_t *small, int n, const uint8_t *big, int m) {
+    int k = 0;
+    for (int i = 0; i < m && k < n; i++)
+        if (big[i] == small[k]) k++;
+    return k == n;
+}
+
+static PyObject *Core_search(Core *self, PyObject *args) {
+    PyObject *obj;
+    long long max_nodes;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "OLd", &obj, &max_nodes, &seconds)) return NULL;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Core is already searching (one thread each)");
+        return NULL;
+    }
+    Rules r = self->rules;
+    Work root;
+    if (!parse_state(&r, obj, &root, r.order, &r.order_size)) return NULL;
+    /* Proofs are keyed by the talon's card set: keep them only while every root's
+       talon is a subsequence of one order. */
+    if (subsequence(r.order, r.order_size, self->master, self->master_size)) {
+    } else if (subsequence(self->master, self->master_size, r.order, r.order_size)) {
+        memcpy(self->master, r.order, (size_t)r.order_size);
+        self->master_size = r.order_size;
+    } else {
+        table_free(&self->dead, &self->memory);
+        memcpy(self->master, r.order, (size_t)r.order_size);
+        self->master_size = r.order_size;
+    }
+    Outcome out;
+    self->busy = 1;
+    self->memory.peak = self->memory.bytes;
+    Py_BEGIN_ALLOW_THREADS
+    search(&r, &self->memory, &self->dead, &root, max_nodes, seconds, &out);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    self->last_peak = self->memory.peak;
+    if (out.code == OUT_OF_MEMORY) {
+        free(out.steps);
+        return PyErr_NoMemory();
+    }
+    PyObject *steps = PyList_New((Py_ssize_t)out.length);
+    for (size_t i = 0; steps && i < out.length; i++) {
+        PyObject *step = Py_BuildValue("(iii)", (int)out.steps[i].draws, (int)out.steps[i].card,
+                                       (int)out.steps[i].target);
+        if (!step) {
+            Py_CLEAR(steps);
+            break;
+        }
+        PyList_SET_ITEM(steps, (Py_ssize_t)i, step);
+    }
+    free(out.steps);
+    if (!steps) return NULL;
+    return Py_BuildValue("(iNL)", out.code, steps, (long long)out.nodes);
+}
+
+static PyObject *Core_known_dead(Core *self, void *closure) {
+    (void)closure;
+    return PyLong_FromSize_t(self->dead.count);
+}
+
+static PyObject *Core_peak_bytes(Core *self, void *closure) {
+    (void)closure;
+    return PyLong_FromSize_t(self->last_peak);
+}
+
+static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"draw", "passes", "tableau_mode", "empty_any", "foundation_to_tableau",
+                            "autocomplete", "reserve", "start_rank", NULL};
+    int draw, passes, mode, empty_any, returns, autocomplete_, start_rank;
+    const char *reserve;
+    Py_ssize_t reserve_size;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiipppy#i", names, &draw, &passes, &mode,
+                                     &empty_any, &returns, &autocomplete_, &reserve,
+                                     &reserve_size, &start_rank))
+        return -1;
+    if ((draw != 1 && draw != 3) || mode < 0 || mode > 2 || reserve_size > 52 || start_rank < 0 ||
+        start_rank > 12) {
+        PyErr_SetString(PyExc_ValueError, "bad rules for the solver core");
+        return -1;
+    }
+    table_free(&self->dead, &self->memory);
+    memset(&self->rules, 0, sizeof(self->rules));
+    Rules *r = &self->rules;
+    r->draw = draw;
+    r->passes = passes < 0 ? -1 : passes;
+    r->mode = mode;
+    r->empty_any = empty_any;
+    r->returns = returns;
+    r->autocomplete = autocomplete_;
+    r->start_rank = start_rank;
+    r->reserve_size = (int)reserve_size;
+    for (Py_ssize_t i = 0; i < reserve_size; i++) {
+        if ((uint8_t)reserve[i] >= 52) {
+            PyErr_SetString(PyExc_ValueError, "cards are 0..51");
+            return -1;
+        }
+        r->reserve[i] = (uint8_t)reserve[i];
+    }
+    for (int c = 0; c < 52; c++) r->rel[c] = (uint8_t)((c % 13 - start_rank + 13) % 13);
+    self->master_size = 0;
+    return 0;
+}
+
+static void Core_dealloc(Core *self) {
+    table_free(&self->dead, &self->memory);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef Core_methods[] = {
+    {"search", (PyCFunction)Core_search, METH_VARARGS,
+     "search(state, max_nodes, seconds) -> (code, steps, nodes): 0 unknown, 1 won, 2 "
+     "unwinnable."},
+    {"successors", (PyCFunction)Core_successors, METH_O,
+     "successors(state) -> [(priority, step, child)], as board.Problem.successors."},
+    {"settle", (PyCFunction)(void (*)(void))Core_settle, METH_VARARGS | METH_KEYWORDS,
+     "settle(state, cascade=True) -> state, as board.Problem.settle."},
+    {"key", (PyCFunction)Core_key, METH_O, "key(state) -> bytes: the 128-bit fingerprint."},
+    {"value", (PyCFunction)Core_value, METH_O, "value(state) -> int, as board.Problem.value."},
+    {"lost", (PyCFunction)Core_lost, METH_O, "lost(state) -> bool, as board.Problem.lost."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Core_getset[] = {
+    {"known_dead", (getter)Core_known_dead, NULL, "states proved lost so far", NULL},
+    {"peak_bytes", (getter)Core_peak_bytes, NULL, "the last search's peak memory", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "app.solver._core.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One problem's search (rules, reserve, start rank) and the states proved lost.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+    .tp_getset = Core_getset,
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "app.solver._core", "The solver's compiled core.", -1,
+    NULL, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    init_tables();
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

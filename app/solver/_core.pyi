@@ -1,0 +1,29 @@
+"""Types of the solver's compiled core (app/solver/_core.c)."""
+
+from app.solver.board import State, Step, Successor
+
+class Core:
+    """One problem's search (rules, reserve, start rank) and the states proved lost."""
+
+    def __init__(
+        self,
+        draw: int,
+        passes: int,
+        tableau_mode: int,
+        empty_any: bool,
+        foundation_to_tableau: bool,
+        autocomplete: bool,
+        reserve: bytes,
+        start_rank: int,
+    ) -> None: ...
+    def search(self, state: State, max_nodes: int, seconds: float) -> tuple[int, list[Step], int]:
+        """(code, steps, nodes): code 0 unknown, 1 won (with its steps), 2 unwinnable."""
+    def successors(self, state: State) -> list[Successor]: ...
+    def settle(self, state: State, cascade: bool = True) -> State: ...
+    def key(self, state: State) -> bytes: ...
+    def value(self, state: State) -> int: ...
+    def lost(self, state: State) -> bool: ...
+    @property
+    def known_dead(self) -> int: ...
+    @property
+    def peak_bytes(self) -> int: ...

@@ -1,0 +1,188 @@
+"""The compiled core agrees with board.py and search.py, state by state and verdict by verdict."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from app.engine import DealCode, Game, Position, Rules
+from app.solver import Budget, Verdict
+from app.solver import search as search_module
+from app.solver._core import Core
+from app.solver.board import Problem, State, Techniques
+from app.solver.search import Solver
+
+from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
+from .test_search import SAMPLES, sample
+
+EVERY_RULES = every_rules()
+
+
+@pytest.fixture(autouse=True)
+def default_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CANFIELD_SOLVER", raising=False)
+
+
+def core_of(problem: Problem) -> Core:
+    core = search_module._core_of(problem)
+    assert core is not None
+    return core
+
+
+def test_the_core_is_built_and_searches_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert search_module.CORE_BUILT
+    rules = Rules()
+    problem = Problem.of(Position.deal(DealCode(rules, number=1).deck), rules)
+    assert Solver(problem).uses_core
+    # The ablations are Python's, and CANFIELD_SOLVER=python asks for Python.
+    position = Position.deal(DealCode(rules, number=1).deck)
+    assert not Solver(Problem.of(position, rules, Techniques(symmetry=False))).uses_core
+    monkeypatch.setenv("CANFIELD_SOLVER", "python")
+    assert not Solver(problem).uses_core
+
+
+def states_to_compare(rules: Rules, seed: str) -> list[tuple[Problem, list[State]]]:
+    """States of a real deal and of small positions: from random games played with the
+    engine, and from random walks through the solver's own steps (which reach protected
+    cards and settled states)."""
+    rng = random.Random(seed)
+    out = []
+    game = Game(DealCode(rules, number=rng.randrange(10**6)))
+    problem = Problem.of(game.position, rules)
+    states = []
+    for _ in range(40):
+        states.append(problem.state_of(game.position))
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.play(rng.choice(moves))
+    out.append((problem, states))
+    starts = [Position.deal(DealCode(rules, number=rng.randrange(10**6)).deck)]
+    starts += [small_position(rng, rules, rng.randint(4, 24)) for _ in range(3)]
+    for position in starts:
+        problem = Problem.of(position, rules)
+        state = problem.state_of(position)
+        states = [state]
+        for _ in range(60):
+            children = problem.successors(state)
+            if not children:
+                break
+            state = rng.choice(children)[2]
+            states.append(state)
+        out.append((problem, states))
+    return out
+
+
+@pytest.mark.parametrize("rules", EVERY_RULES, ids=rules_id)
+def test_the_core_steps_settles_and_keys_like_the_python_board(rules: Rules) -> None:
+    for problem, states in states_to_compare(rules, "core" + rules.token):
+        core = core_of(problem)
+        python_to_c: dict[object, bytes] = {}
+        c_to_python: dict[bytes, object] = {}
+        for state in states:
+            # The same steps, in the same order, to the same settled children.
+            children = problem.successors(state)
+            assert core.successors(state) == children
+            for here in [state, *(child for _, _, child in children)]:
+                assert core.settle(here) == problem.settle(here)
+                assert core.settle(here, cascade=False) == problem.settle(here, cascade=False)
+                assert core.lost(here) == problem.lost(here)
+                assert core.value(here) == problem.value(here)
+                # Keys: equal in C exactly when equal in Python.
+                ours, theirs = core.key(here), problem.key(here)
+                assert python_to_c.setdefault(theirs, ours) == ours
+                assert c_to_python.setdefault(ours, theirs) == theirs
+
+
+@pytest.mark.parametrize("rules", EVERY_RULES[::7], ids=rules_id)
+def test_a_shared_solver_gives_the_verdicts_of_fresh_ones(rules: Rules) -> None:
+    """The states proved lost are kept across searches (as the hint walks back through a
+    game), and a root with another talon order is still searched right."""
+    rng = random.Random("shared" + rules.token)
+    code = DealCode(rules, number=rng.randrange(10**6))
+    game = Game(code)
+    positions = [game.position]
+    for _ in range(30):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.play(rng.choice(moves))
+        positions.append(game.position)
+    problem = Problem.of(positions[0], rules)
+    shared = Solver(problem)
+    budget = Budget(nodes=20_000, seconds=60)
+    for position in reversed(positions):
+        alone = Solver(problem).solve_position(position, budget)
+        together = shared.solve_position(position, budget)
+        if alone.decided and together.decided:
+            assert together.verdict is alone.verdict
+        for solution in (alone, together):
+            if solution.won:
+                assert replays_to_a_win(position, rules, solution.line)
+    # Small positions with one reserve and two talon orders, through one solver.
+    for seed, winnable in zip(SAMPLES[rules.token], (True, False), strict=True):
+        position = sample(rules, seed)
+        talon = [*position.waste, *reversed(position.stock)][::-1]
+        other = position._replace(stock=tuple(reversed(talon)), waste=())
+        other_winnable = naive_winnable(other, rules, limit=20_000)
+        solver = Solver(Problem.of(position, rules))
+        assert solver.uses_core
+        for here, expected in ((position, winnable), (other, other_winnable), (position, winnable)):
+            solution = solver.solve_position(here, Budget(nodes=2_000_000, seconds=120))
+            assert solution.won is expected
+            if solution.won:
+                assert replays_to_a_win(here, rules, solution.line)
+
+
+def hard_deal() -> tuple[Rules, Position]:
+    """Classic draw 3, deal 7: unwinnable, proved only after about 1.8 million nodes."""
+    rules = Rules.preset_named("classic", draw=3)
+    return rules, Position.deal(DealCode(rules, number=7).deck)
+
+
+def test_the_node_budget_and_the_seconds_stop_the_core() -> None:
+    rules, position = hard_deal()
+    solver = Solver(Problem.of(position, rules))
+    by_nodes = solver.solve_position(position, Budget(nodes=5_000, seconds=600))
+    assert by_nodes.verdict is Verdict.UNKNOWN
+    assert by_nodes.nodes == 5_000
+    by_seconds = Solver(Problem.of(position, rules)).solve_position(
+        position, Budget(nodes=10**9, seconds=0.01)
+    )
+    assert by_seconds.verdict is Verdict.UNKNOWN
+    assert by_seconds.nodes < 1_000_000
+
+
+def test_the_core_memory_is_bounded_by_the_nodes() -> None:
+    rules, position = hard_deal()
+    problem = Problem.of(position, rules)
+    core = core_of(problem)
+    for nodes in (10_000, 100_000):
+        code, steps, spent = core.search(problem.state_of(position), nodes, 600.0)
+        assert (code, steps, spent) == (0, [], nodes)
+        assert core.peak_bytes < 400 * nodes + 2**20
+
+
+def test_the_core_lets_other_threads_run_while_it_searches() -> None:
+    rules, position = hard_deal()
+    problem = Problem.of(position, rules)
+    core = core_of(problem)
+    thread = threading.Thread(target=core.search, args=(problem.state_of(position), 300_000, 600.0))
+    turns = 0
+    thread.start()
+    while thread.is_alive():
+        turns += 1
+    thread.join()
+    assert turns > 1_000
+
+
+def test_a_state_with_a_card_twice_is_refused() -> None:
+    rules = Rules()
+    position = Position.deal(DealCode(rules, number=1).deck)
+    problem = Problem.of(position, rules)
+    columns, talon, *rest = problem.state_of(position)
+    twice = ((columns[0] + columns[1][:1], *columns[1:]), talon, *rest)
+    with pytest.raises(ValueError, match="at most once"):
+        core_of(problem).successors(twice)  # type: ignore[arg-type]
