@@ -73,7 +73,7 @@ typedef struct {
     uint8_t found[4];
     uint8_t pointer;
     uint8_t reserve;
-    uint8_t col[4][52];
+    uint8_t col[4][56]; /* 52 cards at most, and room to copy in 8-byte words */
 } Work;
 
 typedef struct {
@@ -83,7 +83,7 @@ typedef struct {
     uint8_t found[4];
     uint8_t pointer;
     uint8_t reserve;
-    uint8_t packed[52];
+    uint8_t packed[60]; /* the columns one after another, and room for 8-byte words */
 } Packed;
 
 typedef struct {
@@ -100,6 +100,11 @@ typedef struct {
     int8_t target;
 } Child;
 
+/* Copies n bytes (at most 52) in 8-byte words: both sides have room for the last one. */
+static void copy_words(uint8_t *to, const uint8_t *from, int n) {
+    for (int k = 0; k < n; k += 8) memcpy(to + k, from + k, 8);
+}
+
 static void pack(const Work *w, Packed *p) {
     p->talon = w->talon;
     p->cards = w->cards;
@@ -111,7 +116,7 @@ static void pack(const Work *w, Packed *p) {
     memcpy(p->len, w->len, 4);
     int k = 0;
     for (int i = 0; i < 4; i++) {
-        memcpy(p->packed + k, w->col[i], w->len[i]);
+        copy_words(p->packed + k, w->col[i], w->len[i]);
         k += w->len[i];
     }
 }
@@ -127,7 +132,7 @@ static void unpack(const Packed *p, Work *w) {
     memcpy(w->len, p->len, 4);
     int k = 0;
     for (int i = 0; i < 4; i++) {
-        memcpy(w->col[i], p->packed + k, p->len[i]);
+        copy_words(w->col[i], p->packed + k, p->len[i]);
         k += p->len[i];
     }
 }
@@ -380,6 +385,12 @@ static uint64_t mix_b(uint64_t x) { /* splitmix64's finaliser, another constant 
     return x;
 }
 
+/* The folded 128-bit product (wyhash's mixing step). */
+static uint64_t mum(uint64_t x, uint64_t y) {
+    __uint128_t r = (__uint128_t)x * y;
+    return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
 static int fresh_pointer(const Rules *r, const Work *w) {
     return r->draw == 1 || w->pointer % 3 == 0 || w->pointer == talon_size(w);
 }
@@ -401,13 +412,14 @@ static Fp key_of(const Rules *r, const Work *w) {
         position = 3 * (uint64_t)(uint32_t)w->pass + (uint64_t)(w->pointer % 3);
     uint64_t a = 0, b = 0;
     for (int i = 0; i < 4; i++) {
-        uint64_t ha = 0x243f6a8885a308d3ULL ^ w->len[i], hb = 0x13198a2e03707344ULL ^ w->len[i];
         int n = w->len[i];
+        uint64_t ha = 0x243f6a8885a308d3ULL ^ (uint64_t)n, hb = 0x13198a2e03707344ULL + (uint64_t)n;
         for (int k = 0; k < n; k += 8) {
-            uint64_t word = 0;
-            memcpy(&word, w->col[i] + k, n - k < 8 ? (size_t)(n - k) : 8);
-            ha = mix_a(ha ^ word) + 0x9e3779b97f4a7c15ULL;
-            hb = mix_b(hb + word) ^ 0xa4093822299f31d0ULL;
+            uint64_t word;
+            memcpy(&word, w->col[i] + k, 8);
+            if (n - k < 8) word &= ~0ULL >> (8 * (8 - (n - k))); /* the bytes past the end */
+            ha = mum(ha ^ word ^ 0xa4093822299f31d0ULL, 0x9e3779b97f4a7c15ULL);
+            hb = mum(hb + word + 0x082efa98ec4e6c89ULL, 0xd6e8feb86659fd93ULL);
         }
         a += mix_a(ha);
         b += mix_b(hb);
@@ -542,24 +554,19 @@ static int successors(const Rules *r, const Work *w, Child *out) {
 
     /* Column runs onto the cards they fit. */
     if (r->mode == MODE_ANY_RUN) {
+        int8_t column_of[52], index_of[52]; /* where each column card lies */
+        memset(column_of, -1, sizeof(column_of));
+        for (int i = 0; i < 4; i++)
+            for (int k = 0; k < w->len[i]; k++) {
+                column_of[w->col[i][k]] = (int8_t)i;
+                index_of[w->col[i][k]] = (int8_t)k;
+            }
         for (int j = 3; j >= 0; j--) {
             int top = top_of(w, j);
             if (top < 0) continue;
             for (int m = 0; m < 2; m++) {
-                int card = CHILD[top][m];
-                for (int i = 0; i < 4; i++) {
-                    if (i == j) continue;
-                    int s = -1;
-                    for (int k = 0; k < w->len[i]; k++)
-                        if (w->col[i][k] == card) {
-                            s = k;
-                            break;
-                        }
-                    if (s >= 0) {
-                        run_move(&e, w, i, s, j);
-                        break;
-                    }
-                }
+                int card = CHILD[top][m], i = column_of[card];
+                if (i >= 0 && i != j) run_move(&e, w, i, index_of[card], j);
             }
         }
     } else {
@@ -643,7 +650,7 @@ static void release(Memory *mem, void *block, size_t bytes) {
 typedef struct {
     uint64_t a, b;
     int32_t value; /* dead table: the lowest value proved lost; run table: the index */
-    int32_t pad;
+    int32_t aux;   /* run table: the state's value (saves a look-up in `nodes`) */
 } Slot;
 
 typedef struct {
@@ -795,6 +802,7 @@ static int enter(Run *run, const Packed *state, Fp key, int32_t value, int draws
     Slot *slot = table_put(&run->index, run->mem, key, &added);
     if (!slot) return 0;
     slot->value = (int32_t)index;
+    slot->aux = value;
     run->nodes[index] = (Node){key, value, 1};
     run->n++;
     run->component[run->components++] = (int32_t)index;
@@ -821,7 +829,13 @@ static int enter(Run *run, const Packed *state, Fp key, int32_t value, int draws
         order[j + 1] = x;
     }
     RESERVE(run->mem, run->arena, run->arena_cap, run->arena_used + (size_t)count, return 0);
-    for (int i = 0; i < count; i++) run->arena[run->arena_used + i] = run->scratch[order[i]];
+    for (int i = 0; i < count; i++) {
+        const Child *c = &run->scratch[order[i]];
+        run->arena[run->arena_used + i] = *c;
+        /* The tables are far bigger than the caches: fetch the slots the loop will read. */
+        if (run->dead->slots) __builtin_prefetch(&run->dead->slots[c->key.b & run->dead->mask]);
+        __builtin_prefetch(&run->index.slots[c->key.b & run->index.mask]);
+    }
     run->stack[run->depth++] = (Frame){run->arena_used, count, 0, (int32_t)index,
                                        (int32_t)index, (int16_t)draws, (int8_t)card,
                                        (int8_t)target};
@@ -873,7 +887,7 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             int32_t value = child->value;
             if (is_dead(run->dead, key, value)) continue;
             const Slot *seen = table_find(&run->index, key);
-            if (seen && run->nodes[seen->value].value <= value) {
+            if (seen && seen->aux <= value) {
                 if (run->nodes[seen->value].open && seen->value < frame->low)
                     frame->low = seen->value;
                 continue;
