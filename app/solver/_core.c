@@ -90,14 +90,18 @@ typedef struct {
     uint64_t a, b; /* the fingerprint; a is never 0 */
 } Fp;
 
+/* A step from a state, with what the search needs before it enters the result: the
+   state itself is made again from its parent's when entered (`child_of`), which keeps a
+   deep search's path small. */
 typedef struct {
-    Packed state;
     Fp key;
     int32_t value;
     int16_t draws;
     int8_t priority;
     int8_t card;
     int8_t target;
+    uint8_t added; /* the step turned the waste over (with limited passes) */
+    uint8_t won;
 } Child;
 
 /* Copies n bytes (at most 52) in 8-byte words: both sides have room for the last one. */
@@ -441,6 +445,7 @@ typedef struct {
     const Rules *r;
     Child *out;
     int n;
+    int32_t pass; /* the parent's */
 } Emit;
 
 /* A step's result: settle it, drop it if lost, key it. */
@@ -449,7 +454,8 @@ static void emit(Emit *e, Work *child, int priority, int draws, int card, int ta
     settle(e->r, child, 1);
     if (lost(e->r, child)) return;
     Child *c = &e->out[e->n++];
-    pack(child, &c->state);
+    c->added = (uint8_t)(child->pass != e->pass);
+    c->won = (uint8_t)won(child);
     c->key = key_of(e->r, child);
     c->value = value_of(e->r, child);
     c->priority = (int8_t)priority;
@@ -468,7 +474,7 @@ static void run_move(Emit *e, const Work *w, int i, int s, int j) {
 
 /* board.Problem.successors: every step, settled, with lost results left out. */
 static int successors(const Rules *r, const Work *w, Child *out) {
-    Emit e = {r, out, 0};
+    Emit e = {r, out, 0, w->pass};
     Work child;
     int empty = -1;
     for (int j = 3; j >= 0; j--)
@@ -628,6 +634,54 @@ static int successors(const Rules *r, const Work *w, Child *out) {
     return e.n;
 }
 
+/* The settled state a child of `w` stands for: its step played again. A step names a card
+   and where it goes, and each card lies in one place, so the step says which move it is. */
+static void child_of(const Rules *r, const Work *w, const Child *c, Work *out) {
+    int card = c->card, target = c->target;
+    *out = *w;
+    if (w->reserve && r->reserve[w->reserve - 1] == card) {
+        out->reserve--;
+        if (target == FOUNDATION)
+            out->found[card / 13]++;
+        else
+            put(out, target, card);
+    } else if (w->cards & (1ULL << card)) {
+        uint8_t cards[64], positions[64];
+        int size = talon_cards(r, w, cards, positions), q = 0;
+        while (cards[q] != card) q++;
+        (void)size;
+        take_from_talon(out, positions[q], card);
+        out->pointer = (uint8_t)q;
+        out->pass += c->added;
+        if (target == FOUNDATION)
+            out->found[card / 13]++;
+        else
+            put(out, target, card);
+    } else {
+        int i = 0, s = -1;
+        for (; i < 4 && s < 0; i++)
+            for (int k = 0; k < w->len[i]; k++)
+                if (w->col[i][k] == card) {
+                    s = k;
+                    break;
+                }
+        if (s >= 0) {
+            i--;
+            if (target == FOUNDATION) {
+                up_from_column(r, out, i);
+            } else {
+                lift(r, out, i, s);
+                for (int k = s; k < w->len[i]; k++) put(out, target, w->col[i][k]);
+            }
+        } else { /* from its foundation */
+            put(out, target, card);
+            out->found[card / 13]--;
+            out->prot |= 1ULL << card;
+        }
+    }
+    settle(r, out, 1);
+}
+
 /* -- hash tables ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -717,6 +771,7 @@ static void table_free(Table *t, Memory *mem) {
 /* -- the search ------------------------------------------------------------------------- */
 
 typedef struct {
+    Packed state;
     size_t first; /* its children: arena[first .. first + count) */
     int32_t count, next;
     int32_t index, low;
@@ -792,7 +847,7 @@ static int is_dead(const Table *dead, Fp key, int32_t value) {
 /* search._Run._enter: index the state and push its ordered children; 0 when out of
    memory. The search order: by priority class, then fewest draws, stably (so in
    generation order after that), or shuffled within those. */
-static int enter(Run *run, const Packed *state, Fp key, int32_t value, int draws, int card,
+static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int card,
                  int target) {
     size_t index = run->n;
     RESERVE(run->mem, run->nodes, run->cap, index + 1, return 0);
@@ -807,9 +862,7 @@ static int enter(Run *run, const Packed *state, Fp key, int32_t value, int draws
     run->n++;
     run->component[run->components++] = (int32_t)index;
 
-    Work w;
-    unpack(state, &w);
-    int count = successors(run->r, &w, run->scratch);
+    int count = successors(run->r, w, run->scratch);
     uint16_t order[MAX_CHILDREN];
     for (int i = 0; i < count; i++) order[i] = (uint16_t)i;
     if (run->shuffled)
@@ -836,9 +889,10 @@ static int enter(Run *run, const Packed *state, Fp key, int32_t value, int draws
         if (run->dead->slots) __builtin_prefetch(&run->dead->slots[c->key.b & run->dead->mask]);
         __builtin_prefetch(&run->index.slots[c->key.b & run->index.mask]);
     }
-    run->stack[run->depth++] = (Frame){run->arena_used, count, 0, (int32_t)index,
-                                       (int32_t)index, (int16_t)draws, (int8_t)card,
-                                       (int8_t)target};
+    Frame *frame = &run->stack[run->depth++];
+    pack(w, &frame->state);
+    *frame = (Frame){frame->state, run->arena_used, count, 0, (int32_t)index, (int32_t)index,
+                     (int16_t)draws, (int8_t)card, (int8_t)target};
     run->arena_used += (size_t)count;
     return 1;
 }
@@ -852,9 +906,7 @@ static Run *run_new(const Rules *r, Memory *mem, Table *dead, const Work *start,
     run->dead = dead;
     run->shuffled = shuffled;
     run->rng.x = seed;
-    Packed p;
-    pack(start, &p);
-    if (!enter(run, &p, key_of(r, start), value_of(r, start), 0, 0, 0)) {
+    if (!enter(run, start, key_of(r, start), value_of(r, start), 0, 0, 0)) {
         run_free(run);
         return NULL;
     }
@@ -893,14 +945,14 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
                 continue;
             }
             nodes++;
-            if (child->state.found[0] + child->state.found[1] + child->state.found[2] +
-                    child->state.found[3] ==
-                52) {
+            if (child->won) {
                 run->won = *child;
                 *spent = nodes;
                 return WON;
             }
-            Packed state = child->state; /* the arena may move */
+            Work parent, state;
+            unpack(&frame->state, &parent);
+            child_of(run->r, &parent, child, &state);
             if (!enter(run, &state, key, value, child->draws, child->card, child->target)) {
                 *spent = nodes;
                 return OUT_OF_MEMORY;
@@ -1119,8 +1171,12 @@ static PyObject *Core_successors(Core *self, PyObject *obj) {
     int n = successors(&r, &w, out);
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
+        /* The way the search makes and keeps a child: again from the parent, packed. */
         Work child;
-        unpack(&out[i].state, &child);
+        Packed packed;
+        child_of(&r, &w, &out[i], &child);
+        pack(&child, &packed);
+        unpack(&packed, &child);
         PyObject *state = build_state(&r, &child);
         PyObject *item = state ? Py_BuildValue("i(iii)N", (int)out[i].priority,
                                                (int)out[i].draws, (int)out[i].card,
