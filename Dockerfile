@@ -8,16 +8,21 @@ WORKDIR /build
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --loglevel=error
 
-# The Python dependencies, in a virtual environment copied whole into the image.
-FROM python:3.11-slim-bookworm AS deps
+# The Python dependencies, in a virtual environment copied whole into the image,
+# and the solver's compiled core. The full (not slim) image of the same Python has
+# the C compiler; the slim runtime below gets only what it built.
+FROM python:3.11-bookworm AS deps
 WORKDIR /build
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY app ./app
-# Install the project to get its pinned dependencies, then remove the project
-# itself: the image runs the sources from /app with the templates beside them.
+# Install the project to get its pinned dependencies and build the core, keep the
+# core beside the sources, then remove the project itself: the image runs the
+# sources from /app with the templates beside them.
 RUN python -m venv /venv \
     && /venv/bin/pip install --no-cache-dir --disable-pip-version-check . \
-    && /venv/bin/pip uninstall --yes canfield
+    && cp /venv/lib/python3.11/site-packages/app/solver/_core.*.so app/solver/ \
+    && /venv/bin/pip uninstall --yes canfield \
+    && /venv/bin/python -c "import app.solver._core"
 
 FROM python:3.11-slim-bookworm
 RUN groupadd --system --gid 10001 canfield \
@@ -27,7 +32,7 @@ RUN groupadd --system --gid 10001 canfield \
 COPY --from=deps /venv /venv
 WORKDIR /app
 COPY alembic.ini ./
-COPY app ./app
+COPY --from=deps /build/app ./app
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static

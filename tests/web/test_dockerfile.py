@@ -62,3 +62,17 @@ def test_local_state_stays_out_of_the_build_context() -> None:
     ignored = (ROOT / ".dockerignore").read_text().split()
     for entry in (".venv", "data", "node_modules", ".git"):
         assert entry in ignored
+
+
+def test_the_image_carries_the_solver_core_built_in_a_stage_with_a_compiler() -> None:
+    steps = instructions()
+    froms = [rest for keyword, rest in steps if keyword == "FROM"]
+    deps = next(rest for rest in froms if rest.endswith("AS deps"))
+    assert "slim" not in deps  # the full image has gcc; the runtime stays slim
+    assert "slim" in froms[-1]
+    text = DOCKERFILE.read_text()
+    assert "setup.py" in text  # the extension's build
+    assert 'import app.solver._core"' in text  # the build fails if the core did not build
+    # The runtime takes the sources with the built core from that stage.
+    assert "COPY --from=deps /build/app ./app" in text
+    assert "**/*.so" in (ROOT / ".dockerignore").read_text().split()
