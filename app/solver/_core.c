@@ -150,6 +150,8 @@ typedef struct {
     int reserve_size;
     uint8_t reserve[52];
     uint8_t rel[52];
+    uint16_t rank_bit[52];      /* 1 << rel */
+    uint64_t reserve_mask[53]; /* by reserve count: its cards */
     /* the talon order of the current search (or of the state being converted) */
     int order_size;
     uint8_t order[64];
@@ -339,10 +341,39 @@ static void settle(const Rules *r, Work *w, int cascade) {
     }
 }
 
+/* board.Problem._deadlocked */
+static int deadlocked(const Rules *r, const Work *w) {
+    /* The columns hold every card not in the talon, the reserve or on a foundation. */
+    uint64_t elsewhere = w->cards | r->reserve_mask[w->reserve];
+    unsigned left[4];
+    int ends[4];
+    for (int suit = 0; suit < 4; suit++) {
+        unsigned ranks = (unsigned)(~elsewhere >> (13 * suit)) & 0x1fff; /* by rank */
+        ranks = (ranks >> r->start_rank | ranks << (13 - r->start_rank)) & 0x1fff;
+        left[suit] = ranks & ~((1u << w->found[suit]) - 1); /* by rank from the start */
+    }
+    for (int i = 0; i < 4; i++) ends[i] = w->len[i];
+    int moved = 1;
+    while (moved) {
+        moved = 0;
+        for (int i = 0; i < 4; i++)
+            while (ends[i]) {
+                int card = w->col[i][ends[i] - 1];
+                unsigned ranks = left[card / 13];
+                if ((ranks & -ranks) != r->rank_bit[card]) break;
+                left[card / 13] = ranks & (ranks - 1);
+                ends[i]--;
+                moved = 1;
+            }
+    }
+    return ends[0] || ends[1] || ends[2] || ends[3];
+}
+
 /* board.Problem.lost */
 static int lost(const Rules *r, const Work *w) {
     int whole = r->mode == MODE_ALL;
     if (!whole && (r->returns || r->empty_any)) return 0;
+    if (whole) return deadlocked(r, w);
     for (int i = 0; i < 4; i++) {
         int n = w->len[i];
         if (n < 3) continue;
@@ -445,14 +476,17 @@ typedef struct {
     const Rules *r;
     Child *out;
     int n;
-    int32_t pass; /* the parent's */
+    int32_t pass;     /* the parent's */
+    int parent_clear; /* whole-column moves only, and the parent is not deadlocked */
 } Emit;
 
 /* A step's result: settle it, drop it if lost, key it. */
 static void emit(Emit *e, Work *child, int priority, int draws, int card, int target) {
     if (e->n >= MAX_CHILDREN) return; /* cannot happen: at most a few dozen steps */
     settle(e->r, child, 1);
-    if (lost(e->r, child)) return;
+    /* With whole-column moves, a move to a foundation only takes cards out (and an emptied
+       column's reserve card is alone): it cannot make a deadlock the parent had not. */
+    if (!(target == FOUNDATION && e->parent_clear) && lost(e->r, child)) return;
     Child *c = &e->out[e->n++];
     c->added = (uint8_t)(child->pass != e->pass);
     c->won = (uint8_t)won(child);
@@ -474,7 +508,7 @@ static void run_move(Emit *e, const Work *w, int i, int s, int j) {
 
 /* board.Problem.successors: every step, settled, with lost results left out. */
 static int successors(const Rules *r, const Work *w, Child *out) {
-    Emit e = {r, out, 0, w->pass};
+    Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w)};
     Work child;
     int empty = -1;
     for (int j = 3; j >= 0; j--)
@@ -1328,8 +1362,12 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
             return -1;
         }
         r->reserve[i] = (uint8_t)reserve[i];
+        r->reserve_mask[i + 1] = r->reserve_mask[i] | 1ULL << r->reserve[i];
     }
-    for (int c = 0; c < 52; c++) r->rel[c] = (uint8_t)((c % 13 - start_rank + 13) % 13);
+    for (int c = 0; c < 52; c++) {
+        r->rel[c] = (uint8_t)((c % 13 - start_rank + 13) % 13);
+        r->rank_bit[c] = (uint16_t)(1u << r->rel[c]);
+    }
     self->master_size = 0;
     return 0;
 }

@@ -266,16 +266,14 @@ class Problem:
     def lost(self, state: State) -> bool:
         """A quick proof that `state` cannot be won (False says nothing).
 
-        Say a column holds a card x above a lower card of its suit. x must leave
-        the column before the lower card can go up, and not to its foundation.
-        - With whole-column moves only, it never can: cards leave a column only
-          from its end to the foundation, or all together.
-        - Otherwise it must go onto one of the two cards it fits on, when empty
-          columns take only the waste's card. Without cards coming back from the
-          foundations, if both are on foundations or under x in its column, it
-          never can.
-        (A reserve card proves nothing: an emptied column takes the reserve's top
-        card whatever it is.)
+        With whole-column moves only, see `_deadlocked`. Otherwise: say a column
+        holds a card x above a lower card of its suit. x must leave the column
+        before the lower card can go up, and not to its foundation: it must go
+        onto one of the two cards it fits on, when empty columns take only the
+        waste's card. Without cards coming back from the foundations, if both are
+        on foundations or under x in its column, it never can. (A reserve card
+        proves nothing: an emptied column takes the reserve's top card whatever
+        it is.)
         """
         rules = self.rules
         whole = rules.tableau_moves == "all"
@@ -283,6 +281,8 @@ class Problem:
             not whole and (rules.foundation_to_tableau or rules.empty_column == "any")
         ):
             return False
+        if whole:
+            return self._deadlocked(state[0])
         known = self._inverted
         rel = self.rel
         found = state[4]
@@ -295,11 +295,41 @@ class Problem:
                 if len(known) > 100_000:
                     known.clear()
                 known[col] = stuck
-            if stuck and (
-                whole or any(all(found[p // 13] > rel[p] for p in parents) for parents in stuck)
-            ):
+            if stuck and any(all(found[p // 13] > rel[p] for p in parents) for parents in stuck):
                 return True
         return False
+
+    def _deadlocked(self, columns: Columns) -> bool:
+        """With whole-column moves only: the columns' cards can never all go up.
+
+        A card leaves its column only to its foundation, or together with all the
+        cards above it (which stay above it), so the cards above it go up for the
+        first time before it does. And a suit goes up in order. So play it out:
+        send up any card that is the last of its column and the lowest of its suit
+        still in the columns. If cards are left, each waits for another one: a
+        cycle (a card above a lower one of its suit is the shortest), and no line
+        wins. This holds with cards coming back from the foundations too, since
+        it speaks of the first time each card goes up.
+        """
+        rel = self.rel
+        left = [0, 0, 0, 0]  # per suit, the ranks (from the start rank) in the columns
+        for col in columns:
+            for card in col:
+                left[card // 13] |= 1 << rel[card]
+        ends = [len(col) for col in columns]
+        moved = True
+        while moved:
+            moved = False
+            for i, col in enumerate(columns):
+                while ends[i]:
+                    card = col[ends[i] - 1]
+                    ranks = left[card // 13]
+                    if ranks & -ranks != 1 << rel[card]:
+                        break
+                    left[card // 13] = ranks & (ranks - 1)
+                    ends[i] -= 1
+                    moved = True
+        return any(ends)
 
     def _inversions(self, col: bytes) -> tuple[tuple[int, ...], ...]:
         """For each card of `col` above a lower card of its suit, the cards it fits on
