@@ -17,9 +17,10 @@ Move.parse('draw')
 - `winnable_deal(rules, used, budget) -> int`: a deal number the solver has won
   (skill's level Easy), from the shipped lists first.
 
-Every function is pure Python and thread-safe; a call takes at most its
-budget's seconds (plus a few milliseconds), so the web layer can run it in a
-worker thread.
+Every function is thread-safe; a call takes at most its budget's seconds (plus a
+few milliseconds), so the web layer can run it in a worker thread. Searches run
+in the compiled core (app/solver/_core.c, about 30 times faster, releasing the
+GIL) when it is built, else in Python (search.py, board.py: the reference).
 """
 
 from app.solver.deals import NoWinnableDealError, winnable_deal, winnable_numbers
