@@ -343,6 +343,14 @@ static void settle(const Rules *r, Work *w, int cascade) {
 
 /* board.Problem._deadlocked */
 static int deadlocked(const Rules *r, const Work *w) {
+    int rises = 0;
+    for (int i = 0; i < 4 && !rises; i++)
+        for (int k = 1; k < w->len[i]; k++)
+            if (r->rel[w->col[i][k]] > r->rel[w->col[i][k - 1]]) {
+                rises = 1;
+                break;
+            }
+    if (!rises) return 0;
     /* The columns hold every card not in the talon, the reserve or on a foundation. */
     uint64_t elsewhere = w->cards | r->reserve_mask[w->reserve];
     unsigned left[4];

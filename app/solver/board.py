@@ -310,8 +310,15 @@ class Problem:
         cycle (a card above a lower one of its suit is the shortest), and no line
         wins. This holds with cards coming back from the foundations too, since
         it speaks of the first time each card goes up.
+
+        Each step of such a cycle goes to a higher rank (counted from the start
+        rank), except where a card lies above a lower one in its column; and then
+        some card lies right on a lower one. Columns are mostly built down, so
+        that is checked first.
         """
         rel = self.rel
+        if not any(rel[col[k]] > rel[col[k - 1]] for col in columns for k in range(1, len(col))):
+            return False
         left = [0, 0, 0, 0]  # per suit, the ranks (from the start rank) in the columns
         for col in columns:
             for card in col:
