@@ -9,11 +9,20 @@
  * reference this file mirrors; tests/solver/test_core.py checks the two
  * against each other, state by state.
  *
+ * Two more dead-end tests than the Python had at first, now in both: see
+ * board.py's `_deadlocked`.
+ *
  * Representation. A state's columns are packed into 52 bytes (column 0 first)
  * for storage, and unpacked for work. The talon is a bit mask over the search
  * root's talon order (cards only ever leave the talon, and recycling keeps the
  * order), plus the same cards as card bits for the key; `pointer` counts the
- * remaining cards in the waste, as in board.py.
+ * remaining cards in the waste, as in board.py. A frame of the depth-first path
+ * keeps its state and, for each child, only the step, key and value; a child is
+ * played again from its parent when entered (`child_of`).
+ *
+ * Memory. The run's table (key -> index), the per-index records and the table of
+ * states proved lost hold one entry per node; the tables double at half full.
+ * About 150-220 bytes a node in all, so the node budget bounds memory.
  *
  * Keys. board.py's key is (sorted columns, talon, pointer class, reserve
  * count, protected). Here it is a 128-bit fingerprint made by two independent
@@ -468,12 +477,11 @@ static Fp key_of(const Rules *r, const Work *w) {
         b += mix_b(hb);
     }
     uint64_t meta = position << 16 | (uint64_t)w->reserve;
-    a = mix_a(a ^ mix_a(w->cards ^ 0x082efa98ec4e6c89ULL));
-    a = mix_a(a ^ mix_a(meta + 0x452821e638d01377ULL));
-    a = mix_a(a ^ mix_a(w->prot ^ 0xbe5466cf34e90c6cULL));
-    b = mix_b(b + mix_b(w->cards + 0xc0ac29b7c97c50ddULL));
-    b = mix_b(b + mix_b(meta ^ 0x3f84d5b5b5470917ULL));
-    b = mix_b(b + mix_b(w->prot + 0x9216d5d98979fb1bULL));
+    /* The constants' top bits are set and the inputs' are not, so no factor is 0. */
+    a = mix_a(a ^ mum(w->cards ^ 0x882efa98ec4e6c89ULL, w->prot ^ 0xbe5466cf34e90c6cULL) ^
+              mum(meta ^ 0xc52821e638d01377ULL, 0xd1310ba698dfb5acULL));
+    b = mix_b(b + mum(w->cards ^ 0xc0ac29b7c97c50ddULL, w->prot ^ 0x9216d5d98979fb1bULL) +
+              mum(meta ^ 0xbf84d5b5b5470917ULL, 0xb8e1afed6a267e96ULL));
     if (!a) a = 1;
     return (Fp){a, b};
 }
