@@ -7,11 +7,11 @@
 Prints, per rule set (app draw 3, classic draw 3, app draw 1): the share of deals
 winnable, unwinnable and unknown within the budget, the median and p95 time per
 deal, the peak memory of a solving process and the search speed (thousands of
-nodes a second: the compiled core unless CANFIELD_SOLVER=python; the ablations
-are always Python's). Then hint times from mid-game
-positions of winnable deals: on the winning line (a third to two thirds in), and
-the same after three random moves (which may have lost the game, so the hint
-may walk back through undo). With --ablate: what each technique buys.
+nodes a second). Then hint times from mid-game positions of winnable deals: on
+the winning line (a third to two thirds in), and the same after three random
+moves (which may have lost the game, so the hint may walk back through undo).
+With --ablate: what each technique buys. The search runs in the compiled core
+unless CANFIELD_SOLVER=python; the ablations always run in Python.
 """
 
 from __future__ import annotations
