@@ -922,7 +922,15 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
             order[i] = order[j];
             order[j] = t;
         }
-    for (int i = 1; i < count; i++) { /* a stable insertion sort */
+    /* A stable sort: by priority class into buckets, then by draws (an insertion sort, as
+       only the talon's steps differ in draws, and those come in order of draws). */
+    uint16_t by_class[MAX_CHILDREN];
+    int starts[NEXT_PASS + 2] = {0};
+    for (int i = 0; i < count; i++) starts[run->scratch[order[i]].priority + 1]++;
+    for (int p = 0; p <= NEXT_PASS; p++) starts[p + 1] += starts[p];
+    for (int i = 0; i < count; i++) by_class[starts[run->scratch[order[i]].priority]++] = order[i];
+    memcpy(order, by_class, (size_t)count * sizeof(uint16_t));
+    for (int i = 1; i < count; i++) {
         uint16_t x = order[i];
         int j = i - 1;
         while (j >= 0 && priority_then_draws_less(&run->scratch[x], &run->scratch[order[j]])) {
