@@ -1364,6 +1364,10 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
                                      &empty_any, &returns, &autocomplete_, &reserve,
                                      &reserve_size, &start_rank))
         return -1;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Core is searching");
+        return -1;
+    }
     if ((draw != 1 && draw != 3) || mode < 0 || mode > 2 || reserve_size > 52 || start_rank < 0 ||
         start_rank > 12) {
         PyErr_SetString(PyExc_ValueError, "bad rules for the solver core");
