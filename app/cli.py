@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from app.engine import DealCode, EngineError, summary
@@ -34,6 +35,18 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # here, so that a closed pipe is caught below
+    except BrokenPipeError:
+        # The reader went away (`canfield solve CODE | head`): stop quietly like other
+        # commands do, with stdout pointed at /dev/null so the exit flush fails no more.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status
+
+
+def _main(argv: list[str] | None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
     if args_list[:1] == ["solve"]:
         # The solver's own parser reads every option after `solve` (argparse's

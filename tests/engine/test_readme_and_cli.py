@@ -61,3 +61,19 @@ def test_canfield_deal_refuses_a_bad_code_on_stderr() -> None:
     assert result.returncode != 0
     assert result.stdout == ""
     assert "expected 7 or 48 letters after CF1-D3-" in result.stderr
+
+
+def test_canfield_stops_quietly_when_its_reader_goes_away() -> None:
+    # `canfield deal CODE | head -c0`: the pipe is closed before anything is written.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "deal", SEED_CODE],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    process.stdout.close()
+    _, errors = process.communicate(timeout=60)
+    assert errors == ""
+    assert process.returncode == 1
