@@ -47,6 +47,7 @@ enum { TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM
 #define MODE_TOP_OR_ALL 1
 #define MODE_ALL 2
 #define FIRST_RUN_NODES 2000 /* search.Solver.FIRST_RUN_NODES */
+#define SHUFFLED_DEPTH 3      /* search.SHUFFLED_DEPTH */
 #define MAX_CHILDREN 512
 
 /* -- card tables --------------------------------------------------------------------- */
@@ -896,7 +897,8 @@ static int is_dead(const Table *dead, Fp key, int32_t value) {
 
 /* search._Run._enter: index the state and push its ordered children; 0 when out of
    memory. The search order: by priority class, then fewest draws, stably (so in
-   generation order after that), or shuffled within those. */
+   generation order after that), or shuffled within those; shuffled whatever the class
+   in a shuffled run's first SHUFFLED_DEPTH plies. */
 static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int card,
                  int target) {
     size_t index = run->n;
@@ -922,22 +924,26 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
             order[i] = order[j];
             order[j] = t;
         }
-    /* A stable sort: by priority class into buckets, then by draws (an insertion sort, as
-       only the talon's steps differ in draws, and those come in order of draws). */
-    uint16_t by_class[MAX_CHILDREN];
-    int starts[NEXT_PASS + 2] = {0};
-    for (int i = 0; i < count; i++) starts[run->scratch[order[i]].priority + 1]++;
-    for (int p = 0; p <= NEXT_PASS; p++) starts[p + 1] += starts[p];
-    for (int i = 0; i < count; i++) by_class[starts[run->scratch[order[i]].priority]++] = order[i];
-    memcpy(order, by_class, (size_t)count * sizeof(uint16_t));
-    for (int i = 1; i < count; i++) {
-        uint16_t x = order[i];
-        int j = i - 1;
-        while (j >= 0 && priority_then_draws_less(&run->scratch[x], &run->scratch[order[j]])) {
-            order[j + 1] = order[j];
-            j--;
+    if (!run->shuffled || run->depth >= SHUFFLED_DEPTH) {
+        /* A stable sort: by priority class into buckets, then by draws (an insertion sort,
+           as only the talon's steps differ in draws, and those come in order of draws). */
+        uint16_t by_class[MAX_CHILDREN];
+        int starts[NEXT_PASS + 2] = {0};
+        for (int i = 0; i < count; i++) starts[run->scratch[order[i]].priority + 1]++;
+        for (int p = 0; p <= NEXT_PASS; p++) starts[p + 1] += starts[p];
+        for (int i = 0; i < count; i++)
+            by_class[starts[run->scratch[order[i]].priority]++] = order[i];
+        memcpy(order, by_class, (size_t)count * sizeof(uint16_t));
+        for (int i = 1; i < count; i++) {
+            uint16_t x = order[i];
+            int j = i - 1;
+            while (j >= 0 &&
+                   priority_then_draws_less(&run->scratch[x], &run->scratch[order[j]])) {
+                order[j + 1] = order[j];
+                j--;
+            }
+            order[j + 1] = x;
         }
-        order[j + 1] = x;
     }
     RESERVE(run->mem, run->arena, run->arena_cap, run->arena_used + (size_t)count, return 0);
     for (int i = 0; i < count; i++) {
