@@ -9,7 +9,7 @@ import pytest
 from app.engine import DealCode, Game, Position, Rules, apply_move
 from app.solver import Budget, Solution, Verdict, solve
 from app.solver.board import Problem, Techniques
-from app.solver.search import Solver
+from app.solver.search import SHUFFLED_DEPTH, Solver, _order
 
 from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
 
@@ -276,3 +276,19 @@ def test_the_budget_stops_a_search_with_unknown(searcher: str) -> None:
     assert solution.verdict is Verdict.UNKNOWN
     assert solution.nodes == 50
     assert solution.line == ()
+
+
+def test_a_shuffled_run_tries_other_openings() -> None:
+    """Its first plies ignore the priority classes; deeper, and in the fixed order, the
+    classes come first (foundation moves before the rest)."""
+    rules = Rules()
+    position = Position.deal(DealCode(rules, number=1).deck)
+    problem = Problem.of(position, rules)
+    children = problem.successors(problem.settle(problem.state_of(position), cascade=False))
+    classes = sorted({priority for priority, _, _ in children})
+    assert len(classes) > 1
+    firsts = {_order(list(children), random.Random(seed), 0)[0][0] for seed in range(40)}
+    assert firsts == set(classes)
+    for rng, depth in ((random.Random(1), SHUFFLED_DEPTH), (None, 0)):
+        ordered = [priority for priority, _, _ in _order(list(children), rng, depth)]
+        assert ordered == sorted(ordered)
