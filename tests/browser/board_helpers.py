@@ -130,3 +130,30 @@ def watch_for_cascade(page: Page) -> None:
 
 def saw_cascade(page: Page) -> bool:
     return bool(page.evaluate("window.sawCascade"))
+
+
+def box_of(locator: Locator) -> dict[str, float]:
+    """The element's bounding box (it must be shown)."""
+    found = locator.bounding_box()
+    assert found, locator
+    return found
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two boxes overlap by more than half a pixel."""
+    return (
+        a["x"] < b["x"] + b["width"] - 0.5
+        and b["x"] < a["x"] + a["width"] - 0.5
+        and a["y"] < b["y"] + b["height"] - 0.5
+        and b["y"] < a["y"] + a["height"] - 0.5
+    )
+
+
+def open_new_game(page: Page, preset: str, draw: str) -> Locator:
+    """Open the New game dialog and choose a preset and a draw by their labels."""
+    page.locator("#new").click()
+    dialog = page.locator("#new-game")
+    expect(dialog).to_be_visible()
+    dialog.get_by_label(preset).check()
+    dialog.get_by_label(draw).check()
+    return dialog

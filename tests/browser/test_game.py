@@ -15,6 +15,7 @@ from .board_helpers import (
     in_pile,
     near_won_deck,
     open_deal,
+    open_new_game,
     saw_cascade,
     wait_version,
     watch_for_cascade,
@@ -188,11 +189,7 @@ def test_winning_shows_the_celebration_then_new_game_and_replay(page: Page, shot
 
 def test_the_new_game_dialog_remembers_the_choices(page: Page) -> None:
     open_deal(page, SEED_CODE)
-    page.locator("#new").click()
-    dialog = page.locator("#new-game")
-    expect(dialog).to_be_visible()
-    dialog.get_by_label("Classic").check()
-    dialog.get_by_label("1 card").check()
+    dialog = open_new_game(page, "Classic", "1 card")
     dialog.get_by_role("checkbox", name=re.compile("Double click")).uncheck()
     dialog.get_by_role("button", name="Deal").click()
     page.wait_for_url(re.compile(r"/games/[^/]+$"))

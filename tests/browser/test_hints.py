@@ -15,7 +15,16 @@ from spoiled_deck import SPOIL_DECK, SPOIL_RULES
 from app.engine import DealCode, Rules
 from app.solver.deals import winnable_numbers
 
-from .board_helpers import DESKTOP, PHONE, api_game, card, wait_version
+from .board_helpers import (
+    DESKTOP,
+    PHONE,
+    api_game,
+    box_of,
+    card,
+    open_new_game,
+    overlap,
+    wait_version,
+)
 
 Shot = Callable[[Page, str], None]
 PILES = [
@@ -89,11 +98,7 @@ def test_a_spoiled_position_is_told_plainly(page: Page) -> None:
 
 def test_winnable_deals_only_deals_a_listed_deal(page: Page) -> None:
     open_deck(page, SPOIL_DECK, SPOIL_RULES)
-    page.locator("#new").click()
-    dialog = page.locator("#new-game")
-    expect(dialog).to_be_visible()
-    dialog.get_by_label("Classic").check()
-    dialog.get_by_label("1 card").check()
+    dialog = open_new_game(page, "Classic", "1 card")
     dialog.get_by_role("checkbox", name=re.compile("Winnable deals only")).check()
     dialog.get_by_role("button", name="Deal").click()
     page.wait_for_url(re.compile(r"/games/[^/]+$"))
@@ -131,21 +136,6 @@ def test_the_still_winnable_switch_shows_its_verdict_after_each_move(page: Page)
     assert api_game(page, gid)["version"] == 2
 
 
-def _box(locator: Locator) -> dict[str, float]:
-    box = locator.bounding_box()
-    assert box
-    return box
-
-
-def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (
-        a["x"] < b["x"] + b["width"] - 0.5
-        and b["x"] < a["x"] + a["width"] - 0.5
-        and a["y"] < b["y"] + b["height"] - 0.5
-        and b["y"] < a["y"] + a["height"] - 0.5
-    )
-
-
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 @pytest.mark.parametrize("code", ["CF1-D3-HELLOAB", "CF1-S3P3-HELLOAB"], ids=["app", "skill"])
 def test_the_hint_button_and_switch_fit_the_layout(
@@ -167,18 +157,18 @@ def test_the_hint_button_and_switch_fit_the_layout(
         page.locator("#hint").click()
         expect(page.locator("#message p.note")).to_be_visible()
         width, height = size["width"], size["height"]
-        switch = _box(page.locator(".assist .toggle"))
+        switch = box_of(page.locator(".assist .toggle"))
         assert switch["height"] >= 20  # big enough to hit
         for pile in PILES:
-            assert not _overlap(switch, _box(page.locator(f"#{pile}"))), pile
-        buttons = [_box(page.locator(f"#{name}")) for name in ("undo", "hint", "share", "new")]
-        stats = [_box(stat) for stat in page.locator("#status .stat").all()]
+            assert not overlap(switch, box_of(page.locator(f"#{pile}"))), pile
+        buttons = [box_of(page.locator(f"#{name}")) for name in ("undo", "hint", "share", "new")]
+        stats = [box_of(stat) for stat in page.locator("#status .stat").all()]
         for thing in [switch, *buttons, *stats]:
             assert thing["x"] >= 0 and thing["x"] + thing["width"] <= width
             assert thing["y"] >= 0 and thing["y"] + thing["height"] <= height
         for i, a in enumerate([switch, *buttons, *stats]):
             for b in [switch, *buttons, *stats][i + 1 :]:
-                assert not _overlap(a, b)
+                assert not overlap(a, b)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         assert page.evaluate("document.documentElement.scrollHeight") <= height
         assert errors == []
@@ -187,7 +177,7 @@ def test_the_hint_button_and_switch_fit_the_layout(
         shot(page, f"{name}-11-hint-{rules}")
         page.locator("#new").click()
         expect(page.locator("#new-game")).to_be_visible()
-        dialog = _box(page.locator("#new-game"))
+        dialog = box_of(page.locator("#new-game"))
         assert dialog["y"] >= 0 and dialog["y"] + dialog["height"] <= height
         shot(page, f"{name}-12-new-game-{rules}")
     finally:

@@ -10,28 +10,22 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .board_helpers import DESKTOP, LONG_RUN, PHONE, SEED_CODE, long_column_deck, open_deal
+from .board_helpers import (
+    DESKTOP,
+    LONG_RUN,
+    PHONE,
+    SEED_CODE,
+    box_of,
+    long_column_deck,
+    open_deal,
+    overlap,
+)
 
 Shot = Callable[[Page, str], None]
 PILES = [
     "pile-stock", "pile-waste", "pile-reserve", "pile-fC", "pile-fD", "pile-fH", "pile-fS",
     "pile-t1", "pile-t2", "pile-t3", "pile-t4",
 ]  # fmt: skip
-
-
-def _box(page: Page, selector: str) -> dict[str, float]:
-    box = page.locator(selector).bounding_box()
-    assert box, selector
-    return box
-
-
-def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (
-        a["x"] < b["x"] + b["width"] - 0.5
-        and b["x"] < a["x"] + a["width"] - 0.5
-        and a["y"] < b["y"] + b["height"] - 0.5
-        and b["y"] < a["y"] + a["height"] - 0.5
-    )
 
 
 def _long_column_game(page: Page) -> str:
@@ -60,10 +54,10 @@ def test_piles_do_not_overlap_and_nothing_overflows(
         open_deal(page, SEED_CODE)
         page.locator("#pile-stock button").click()  # a fanned waste too
         expect(page.locator("#status")).to_have_attribute("data-version", "1")
-        boxes = {pile: _box(page, f"#{pile}") for pile in PILES}
+        boxes = {pile: box_of(page.locator(f"#{pile}")) for pile in PILES}
         for i, a in enumerate(PILES):
             for b in PILES[i + 1 :]:
-                assert not _overlap(boxes[a], boxes[b]), (a, b)
+                assert not overlap(boxes[a], boxes[b]), (a, b)
         for pile, box in boxes.items():
             assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], pile
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
