@@ -454,15 +454,9 @@ static int32_t value_of(const Rules *r, const Work *w) {
     return 64 * w->pass + w->pointer;
 }
 
-/* board.Problem.key, as a fingerprint */
-static Fp key_of(const Rules *r, const Work *w) {
-    uint64_t position;
-    if (fresh_pointer(r, w))
-        position = 0;
-    else if (r->passes < 0)
-        position = (uint64_t)(w->pointer % 3);
-    else
-        position = 3 * (uint64_t)(uint32_t)w->pass + (uint64_t)(w->pointer % 3);
+/* The columns' part of a key: the sum of each column's hash, so their order does not count
+   (column symmetry). */
+static void hash_columns(const Work *w, uint64_t *pa, uint64_t *pb) {
     uint64_t a = 0, b = 0;
     for (int i = 0; i < 4; i++) {
         int n = w->len[i];
@@ -477,6 +471,19 @@ static Fp key_of(const Rules *r, const Work *w) {
         a += mix_a(ha);
         b += mix_b(hb);
     }
+    *pa = a;
+    *pb = b;
+}
+
+/* The key's pointer class (board.Problem.key's `position`). */
+static uint64_t pointer_class(const Rules *r, const Work *w) {
+    if (fresh_pointer(r, w)) return 0;
+    if (r->passes < 0) return (uint64_t)(w->pointer % 3);
+    return 3 * (uint64_t)(uint32_t)w->pass + (uint64_t)(w->pointer % 3);
+}
+
+/* The key from the columns' hash and the rest of the state, with pointer class `position`. */
+static Fp finish_key(uint64_t a, uint64_t b, const Work *w, uint64_t position) {
     uint64_t meta = position << 16 | (uint64_t)w->reserve;
     /* The constants' top bits are set and the inputs' are not, so no factor is 0. */
     a = mix_a(a ^ mum(w->cards ^ 0x882efa98ec4e6c89ULL, w->prot ^ 0xbe5466cf34e90c6cULL) ^
@@ -487,6 +494,37 @@ static Fp key_of(const Rules *r, const Work *w) {
     return (Fp){a, b};
 }
 
+/* board.Problem.key, as a fingerprint */
+static Fp key_of(const Rules *r, const Work *w) {
+    uint64_t a, b;
+    hash_columns(w, &a, &b);
+    return finish_key(a, b, w, pointer_class(r, w));
+}
+
+/* -- tables ------------------------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t a, b;
+    int32_t value; /* dead table: the lowest value proved lost; run table: the index */
+    int32_t aux;   /* run table: the state's value (saves a look-up in `nodes`) */
+} Slot;
+
+typedef struct {
+    Slot *slots;
+    size_t mask, count; /* capacity - 1 (a power of two), entries */
+} Table;
+
+static Slot *table_find(const Table *t, Fp k) {
+    if (!t->slots) return NULL;
+    size_t i = (size_t)k.b & t->mask;
+    for (;;) {
+        Slot *s = &t->slots[i];
+        if (!s->a) return NULL;
+        if (s->a == k.a && s->b == k.b) return s;
+        i = (i + 1) & t->mask;
+    }
+}
+
 /* -- moves ------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -495,7 +533,17 @@ typedef struct {
     int n;
     int32_t pass;     /* the parent's */
     int parent_clear; /* whole-column moves only, and the parent is not deadlocked */
+    const Table *dead; /* the proved-lost states, or NULL (see `dominated`) */
 } Emit;
+
+/* board.Problem.stronger_keys, looked up in the dead table: with draw 3 and unlimited
+   passes, a fresh pointer (class 0) reaches only waste tops that every other pointer
+   reaches too, after turning the waste over; so if a state of class 1 or 2 and the same
+   rest is proved lost, whatever its pointer, so is this one. */
+static int dominated(const Rules *r, const Table *dead, const Work *w, uint64_t a, uint64_t b) {
+    return dead && r->draw == 3 && r->passes < 0 && w->talon && pointer_class(r, w) == 0 &&
+           (table_find(dead, finish_key(a, b, w, 1)) || table_find(dead, finish_key(a, b, w, 2)));
+}
 
 /* A step's result: settle it, drop it if lost, key it. */
 static void emit(Emit *e, Work *child, int priority, int draws, int card, int target) {
@@ -504,10 +552,13 @@ static void emit(Emit *e, Work *child, int priority, int draws, int card, int ta
     /* With whole-column moves, a move to a foundation only takes cards out (and an emptied
        column's reserve card is alone): it cannot make a deadlock the parent had not. */
     if (!(target == FOUNDATION && e->parent_clear) && lost(e->r, child)) return;
+    uint64_t a, b, position = pointer_class(e->r, child);
+    hash_columns(child, &a, &b);
+    if (dominated(e->r, e->dead, child, a, b)) return;
     Child *c = &e->out[e->n++];
     c->added = (uint8_t)(child->pass != e->pass);
     c->won = (uint8_t)won(child);
-    c->key = key_of(e->r, child);
+    c->key = finish_key(a, b, child, position);
     c->value = value_of(e->r, child);
     c->priority = (int8_t)priority;
     c->draws = (int16_t)draws;
@@ -523,9 +574,10 @@ static void run_move(Emit *e, const Work *w, int i, int s, int j) {
     emit(e, &child, s == 0 ? EMPTIES_COLUMN : IN_TABLEAU, 0, card, j);
 }
 
-/* board.Problem.successors: every step, settled, with lost results left out. */
-static int successors(const Rules *r, const Work *w, Child *out) {
-    Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w)};
+/* board.Problem.successors: every step, settled, with lost results left out (also those
+   `dominated` by a state in `dead`, when it is given). */
+static int successors(const Rules *r, const Work *w, Child *out, const Table *dead) {
+    Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead};
     Work child;
     int empty = -1;
     for (int j = 3; j >= 0; j--)
@@ -752,28 +804,6 @@ static void release(Memory *mem, void *block, size_t bytes) {
     mem->bytes -= bytes;
 }
 
-typedef struct {
-    uint64_t a, b;
-    int32_t value; /* dead table: the lowest value proved lost; run table: the index */
-    int32_t aux;   /* run table: the state's value (saves a look-up in `nodes`) */
-} Slot;
-
-typedef struct {
-    Slot *slots;
-    size_t mask, count; /* capacity - 1 (a power of two), entries */
-} Table;
-
-static Slot *table_find(const Table *t, Fp k) {
-    if (!t->slots) return NULL;
-    size_t i = (size_t)k.b & t->mask;
-    for (;;) {
-        Slot *s = &t->slots[i];
-        if (!s->a) return NULL;
-        if (s->a == k.a && s->b == k.b) return s;
-        i = (i + 1) & t->mask;
-    }
-}
-
 /* The slot for k, added (value unset) if new; NULL when out of memory. Grows by doubling
    at half full, so the table holds at most four slots per entry. */
 static Slot *table_put(Table *t, Memory *mem, Fp k, int *added) {
@@ -914,7 +944,7 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
     run->n++;
     run->component[run->components++] = (int32_t)index;
 
-    int count = successors(run->r, w, run->scratch);
+    int count = successors(run->r, w, run->scratch, run->dead);
     uint16_t order[MAX_CHILDREN];
     for (int i = 0; i < count; i++) order[i] = (uint16_t)i;
     if (run->shuffled)
@@ -1092,7 +1122,10 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
         out->code = WON;
         return;
     }
-    if (is_dead(dead, key_of(r, root), value_of(r, root)) || lost(r, root)) {
+    uint64_t a, b;
+    hash_columns(root, &a, &b);
+    if (is_dead(dead, key_of(r, root), value_of(r, root)) || dominated(r, dead, root, a, b) ||
+        lost(r, root)) {
         out->code = UNWINNABLE;
         return;
     }
@@ -1232,7 +1265,7 @@ static PyObject *Core_successors(Core *self, PyObject *obj) {
     if (!own_state(self, obj, &r, &w)) return NULL;
     Child *out = malloc(MAX_CHILDREN * sizeof(Child));
     if (!out) return PyErr_NoMemory();
-    int n = successors(&r, &w, out);
+    int n = successors(&r, &w, out, NULL);
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
         /* The way the search makes and keeps a child: again from the parent, packed. */

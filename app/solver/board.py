@@ -205,6 +205,28 @@ class Problem:
             return 0 if class_zero else pointer
         return 64 * state[5] + pointer
 
+    def stronger_keys(self, key: Key) -> tuple[Key, ...]:
+        """The keys of states that can do all that a state of `key` can, whatever their
+        value: if one of them is proved lost, so is this state.
+
+        With draw 3 and unlimited passes, a fresh pointer (class 0) reaches only the
+        waste tops 3, 6, ... and the last card, and so does every other pointer after
+        turning the waste over: the same state with its pointer in class 1 or 2 can
+        do everything it can. (`value` orders the pointers within a class.)
+        """
+        rules = self.rules
+        techniques = self.techniques
+        if (
+            key[5] != 0
+            or not key[4]
+            or rules.draw != 3
+            or rules.passes is not None
+            or not (techniques.pointer_dominance and techniques.stock_macro)
+        ):
+            return ()
+        a, b, c, d, talon, _, reserve_count, protected = key
+        return tuple((a, b, c, d, talon, position, reserve_count, protected) for position in (1, 2))
+
     # -- the stock ------------------------------------------------------------------------
 
     def reach(self, pointer: int, size: int, pass_number: int) -> list[tuple[int, int, int]]:

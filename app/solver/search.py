@@ -209,8 +209,13 @@ class Solver:
         return verdict or Verdict.UNKNOWN, steps, nodes
 
     def _is_dead(self, state: State) -> bool:
+        """Proved lost, or no stronger than a state proved lost."""
         value = self.problem.value(state)
-        return self._dead.get(self.problem.key(state), value + 1) <= value
+        key = self.problem.key(state)
+        dead = self._dead
+        return dead.get(key, value + 1) <= value or any(
+            k in dead for k in self.problem.stronger_keys(key)
+        )
 
 
 class _Run:
@@ -246,7 +251,13 @@ class _Run:
         self._open.append(True)
         self._component.append(index)
         depth = len(self._stack) if index else 0
-        return _Frame(_order(self._problem.successors(state), self._rng, depth), index)
+        children = [c for c in self._problem.successors(state) if not self._dominated(c[2])]
+        return _Frame(_order(children, self._rng, depth), index)
+
+    def _dominated(self, state: State) -> bool:
+        """A state that can do no more than one proved lost (`Problem.stronger_keys`)."""
+        dead = self._dead
+        return any(k in dead for k in self._problem.stronger_keys(self._problem.key(state)))
 
     def advance(self, limit: int, deadline: float) -> tuple[Verdict | None, list[Step]]:
         """Search `limit` more nodes at most: (WON, its steps), (UNWINNABLE, []) when

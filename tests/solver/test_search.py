@@ -292,3 +292,29 @@ def test_a_shuffled_run_tries_other_openings() -> None:
     for rng, depth in ((random.Random(1), SHUFFLED_DEPTH), (None, 0)):
         ordered = [priority for priority, _, _ in _order(list(children), rng, depth)]
         assert ordered == sorted(ordered)
+
+
+def test_a_fresh_pointer_is_lost_once_the_same_state_with_more_reach_is(searcher: str) -> None:
+    """Draw 3, unlimited passes: a fresh pointer reaches no waste top that pointer 1
+    does not reach too (after turning the waste over), so once the solver has proved
+    the state with pointer 1 lost, the same state with pointer 0 needs no search."""
+    rules = Rules.preset_named("classic", draw=3)
+    position = Position.deal(DealCode(rules, number=19).deck)
+    problem = Problem.of(position, rules)
+    root = problem.state_of(position)
+    columns, talon, _, reserve_count, found, pass_number, protected = root
+    twin = (columns, talon, 1, reserve_count, found, pass_number, protected)
+    assert problem.key(twin) in problem.stronger_keys(problem.key(root))
+    assert problem.stronger_keys(problem.key(twin)) == ()
+    solver = Solver(problem)
+    assert solver.solve_state(twin, BIG).verdict is Verdict.UNWINNABLE
+    again = solver.solve_state(root, BIG)
+    assert again.verdict is Verdict.UNWINNABLE
+    assert again.nodes == 1
+    alone = Solver(problem).solve_state(root, BIG)
+    assert alone.verdict is Verdict.UNWINNABLE
+    assert alone.nodes > 1000
+    # Draw 1, or a pass limit: no pointer reaches everything another one does.
+    for token in ("C1", "C3P3"):
+        other = Problem.of(position, DealCode.parse(f"CF1-{token}-AAAAAAA").rules)
+        assert other.stronger_keys(other.key(root)) == ()
