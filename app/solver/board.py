@@ -205,6 +205,18 @@ class Problem:
             return 0 if class_zero else pointer
         return 64 * state[5] + pointer
 
+    @property
+    def fresh_is_weakest(self) -> bool:
+        """Whether `stronger_keys` can find any: draw 3, unlimited passes, and the stock
+        macro with pointer dominance."""
+        techniques = self.techniques
+        return (
+            self.rules.draw == 3
+            and self.rules.passes is None
+            and techniques.pointer_dominance
+            and techniques.stock_macro
+        )
+
     def stronger_keys(self, key: Key) -> tuple[Key, ...]:
         """The keys of states that can do all that a state of `key` can, whatever their
         value: if one of them is proved lost, so is this state.
@@ -214,15 +226,7 @@ class Problem:
         turning the waste over: the same state with its pointer in class 1 or 2 can
         do everything it can. (`value` orders the pointers within a class.)
         """
-        rules = self.rules
-        techniques = self.techniques
-        if (
-            key[5] != 0
-            or not key[4]
-            or rules.draw != 3
-            or rules.passes is not None
-            or not (techniques.pointer_dominance and techniques.stock_macro)
-        ):
+        if key[5] != 0 or not key[4] or not self.fresh_is_weakest:
             return ()
         a, b, c, d, talon, _, reserve_count, protected = key
         return tuple((a, b, c, d, talon, position, reserve_count, protected) for position in (1, 2))

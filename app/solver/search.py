@@ -251,7 +251,9 @@ class _Run:
         self._open.append(True)
         self._component.append(index)
         depth = len(self._stack) if index else 0
-        children = [c for c in self._problem.successors(state) if not self._dominated(c[2])]
+        children = self._problem.successors(state)
+        if self._problem.fresh_is_weakest:
+            children = [c for c in children if not self._dominated(c[2])]
         return _Frame(_order(children, self._rng, depth), index)
 
     def _dominated(self, state: State) -> bool:
