@@ -389,28 +389,38 @@ static int deadlocked(const Rules *r, const Work *w) {
 
 /* board.Problem.lost */
 static int lost(const Rules *r, const Work *w) {
-    int whole = r->mode == MODE_ALL;
-    if (!whole && (r->returns || r->empty_any)) return 0;
-    if (whole) return deadlocked(r, w);
+    if (r->mode == MODE_ALL) return deadlocked(r, w);
+    if (r->returns || r->empty_any) return 0;
+    int any_run = r->mode == MODE_ANY_RUN;
     for (int i = 0; i < 4; i++) {
         int n = w->len[i];
         if (n < 3) continue;
+        const uint8_t *col = w->col[i];
         int lowest[4] = {13, 13, 13, 13};
-        uint64_t below = 0;
+        uint64_t under[53]; /* under[k]: the cards under index k */
+        under[0] = 0;
         for (int k = 0; k < n; k++) {
-            int card = w->col[i][k], suit = card / 13, rank = r->rel[card];
+            int card = col[k], suit = card / 13, rank = r->rel[card];
+            under[k + 1] = under[k] | 1ULL << card;
             if (rank > lowest[suit]) {
-                if (whole) return 1;
-                int stuck = 1;
-                for (int e = 0; e < 2; e++) {
-                    int p = PARENT[card][e];
-                    if (!(below & (1ULL << p)) && !(w->found[p / 13] > r->rel[p])) stuck = 0;
+                /* The run that carries it away starts above the nearest lower card of its
+                   suit: at it alone, unless any run moves. */
+                int first = k;
+                if (any_run) {
+                    do first--;
+                    while (col[first] / 13 != suit || r->rel[col[first]] > rank);
+                    first++;
                 }
+                int stuck = 1;
+                for (int t = first; t <= k && stuck; t++)
+                    for (int e = 0; e < 2; e++) {
+                        int p = PARENT[col[t]][e];
+                        if (!(under[t] & (1ULL << p)) && !(w->found[p / 13] > r->rel[p])) stuck = 0;
+                    }
                 if (stuck) return 1;
             } else if (rank < lowest[suit]) {
                 lowest[suit] = rank;
             }
-            below |= 1ULL << card;
         }
     }
     return 0;
@@ -534,6 +544,8 @@ typedef struct {
     int32_t pass;     /* the parent's */
     int parent_clear; /* whole-column moves only, and the parent is not deadlocked */
     const Table *dead; /* the proved-lost states, or NULL (see `dominated`) */
+    uint64_t tops;     /* the waste tops drawing reaches, as card bits */
+    int prune_swaps;   /* any-run moves and no autocomplete: see `exposes_use` */
 } Emit;
 
 /* board.Problem.stronger_keys, looked up in the dead table: with draw 3 and unlimited
@@ -566,7 +578,43 @@ static void emit(Emit *e, Work *child, int priority, int draws, int card, int ta
     c->target = (int8_t)target;
 }
 
+/* board.Problem.exposes_use: whether moving column i's cards from index s > 0 onto column j
+   leaves the card it uncovers something to do next (why the search may skip it if not is
+   told there). */
+static int exposes_use(const Emit *e, const Work *w, int i, int s, int j) {
+    const Rules *r = e->r;
+    int exposed = w->col[i][s - 1], moved = w->col[i][s];
+    if (goes_up(r, w, exposed)) return 1;
+    for (int m = 0; m < 2; m++) {
+        int card = CHILD[exposed][m];
+        if (card == moved) continue;
+        if (w->reserve && r->reserve[w->reserve - 1] == card) return 1;
+        if (e->tops & (1ULL << card)) return 1;
+        int count = w->found[card / 13];
+        if (r->returns && count && r->rel[card] == count - 1) return 1;
+        for (int k = 0; k < 4; k++)
+            for (int q = 0; q < w->len[k]; q++)
+                if (w->col[k][q] == card && (k != i || q >= s)) return 1;
+    }
+    uint64_t ends = 0; /* the other columns' last cards once the run has moved */
+    for (int k = 0; k < 4; k++) {
+        if (k == i) continue;
+        if (k == j)
+            ends |= 1ULL << w->col[i][w->len[i] - 1];
+        else if (w->len[k])
+            ends |= 1ULL << w->col[k][w->len[k] - 1];
+        else if (r->empty_any)
+            return 1;
+    }
+    for (int t = 0; t < s; t++) {
+        int card = w->col[i][t];
+        if (ends & (1ULL << PARENT[card][0] | 1ULL << PARENT[card][1])) return 1;
+    }
+    return 0;
+}
+
 static void run_move(Emit *e, const Work *w, int i, int s, int j) {
+    if (s && e->prune_swaps && !exposes_use(e, w, i, s, j)) return;
     Work child = *w;
     int card = w->col[i][s];
     lift(e->r, &child, i, s);
@@ -577,7 +625,8 @@ static void run_move(Emit *e, const Work *w, int i, int s, int j) {
 /* board.Problem.successors: every step, settled, with lost results left out (also those
    `dominated` by a state in `dead`, when it is given). */
 static int successors(const Rules *r, const Work *w, Child *out, const Table *dead) {
-    Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead};
+    Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
+              r->mode == MODE_ANY_RUN && !r->autocomplete};
     Work child;
     int empty = -1;
     for (int j = 3; j >= 0; j--)
@@ -622,6 +671,7 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
         int size = talon_cards(r, w, cards, positions);
         Reach steps[160];
         int n = reach(r, w->pointer, size, w->pass, steps);
+        for (int k = 0; k < n; k++) e.tops |= 1ULL << cards[steps[k].q - 1];
         for (int k = 0; k < n; k++) {
             int q = steps[k].q, draws = steps[k].draws, added = steps[k].added;
             int card = cards[q - 1];

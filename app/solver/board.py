@@ -63,10 +63,10 @@ class Techniques:
     it buys (bench/solver.py) and in tests. Each is explained where it is used:
     `safe_moves` in `Problem._safe_step`, `stock_macro` in `Problem.reach` (off:
     a plain `draw` step), `symmetry` in `Problem.key` (off: columns in place),
-    `pointer_dominance` in `Problem.value` (off, or without the macro: the
-    exact pointer in the key, the pass number as the value), `dead_ends` in
-    `Problem.lost`, `restarts` in `search.Solver` (off: the fixed-order run
-    alone).
+    `pointer_dominance` in `Problem.value` and `Problem.stronger_keys` (off, or
+    without the macro: the exact pointer in the key, the pass number as the
+    value), `dead_ends` in `Problem.lost`, `restarts` in `search.Solver` (off:
+    the fixed-order run alone), `swap_pruning` in `Problem.exposes_use`.
     """
 
     safe_moves: bool = True
@@ -75,6 +75,7 @@ class Techniques:
     pointer_dominance: bool = True
     dead_ends: bool = True
     restarts: bool = True
+    swap_pruning: bool = True
 
 
 ALL_TECHNIQUES = Techniques()
@@ -283,7 +284,7 @@ class Problem:
         settle = self.settle
         lost = self.lost
         out = []
-        for priority, step, child in self.moves(state):
+        for priority, step, child in self.moves(state, prune=True):
             child = settle(child)
             if not lost(child):
                 out.append((priority, step, child))
@@ -294,12 +295,13 @@ class Problem:
 
         With whole-column moves only, see `_deadlocked`. Otherwise: say a column
         holds a card x above a lower card of its suit. x must leave the column
-        before the lower card can go up, and not to its foundation: it must go
-        onto one of the two cards it fits on, when empty columns take only the
-        waste's card. Without cards coming back from the foundations, if both are
-        on foundations or under x in its column, it never can. (A reserve card
-        proves nothing: an emptied column takes the reserve's top card whatever
-        it is.)
+        before the lower card can go up, and not to its foundation: it must go,
+        alone or (with any-run moves) with the cards from any one between them,
+        onto a card that the first of those fits on, when empty columns take only
+        the waste's card. Without cards coming back from the foundations, if
+        every such card is on a foundation or under the one that would go on it,
+        it never can. (A reserve card proves nothing: an emptied column takes the
+        reserve's top card whatever it is.)
         """
         rules = self.rules
         whole = rules.tableau_moves == "all"
@@ -365,24 +367,42 @@ class Problem:
         return any(ends)
 
     def _inversions(self, col: bytes) -> tuple[tuple[int, ...], ...]:
-        """For each card of `col` above a lower card of its suit, the cards it fits on
-        that are not under it in `col`."""
+        """For each card x of `col` above a lower card of its suit, the cards that could
+        take it away: those that x fits on, or (with any-run moves) any card between
+        x and the nearest such lower card fits on, except those under that card."""
         rel = self.rel
+        any_run = self.rules.tableau_moves == "any-run"
         lowest = [13, 13, 13, 13]
         out = []
         for i, card in enumerate(col):
             suit = card // 13
             if rel[card] > lowest[suit]:
-                below = col[:i]
-                out.append(tuple(p for p in _PARENTS[card] if p not in below))
+                first = i
+                if any_run:
+                    first = 1 + max(
+                        k for k in range(i) if col[k] // 13 == suit and rel[col[k]] < rel[card]
+                    )
+                out.append(
+                    tuple(
+                        p for t in range(first, i + 1) for p in _PARENTS[col[t]] if p not in col[:t]
+                    )
+                )
             elif rel[card] < lowest[suit]:
                 lowest[suit] = rel[card]
         return tuple(out)
 
-    def moves(self, state: State) -> list[Successor]:
-        """Every step from `state` with its result before `settle`."""
+    def moves(self, state: State, *, prune: bool = False) -> list[Successor]:
+        """Every step from `state` with its result before `settle`; with `prune`, the
+        search's steps: without the run moves that `exposes_use` turns down."""
         columns, talon, pointer, reserve_count, found, pass_number, protected = state
         rules = self.rules
+        prune = (
+            prune
+            and self.techniques.swap_pruning
+            and rules.tableau_moves == "any-run"
+            and not rules.autocomplete
+        )
+        tops: set[int] = set()  # the waste tops reachable by drawing
         rel = self.rel
         parents = _PARENTS
         empty_any = rules.empty_column == "any"
@@ -430,7 +450,9 @@ class Problem:
             wanted = {suit * 13 + (start + found[suit]) % 13 for suit in range(4)}
             for top in where:
                 wanted.update(_CHILDREN[top])
-            for q, draws, added in self.reach(pointer, len(talon), pass_number):
+            reachable = self.reach(pointer, len(talon), pass_number)
+            tops.update(talon[q - 1] for q, _, _ in reachable)
+            for q, draws, added in reachable:
                 card = talon[q - 1]
                 if card not in wanted and empty < 0:
                     continue
@@ -501,7 +523,8 @@ class Problem:
                         if i != j:
                             s = columns[i].find(card)
                             if s >= 0:
-                                out.append(self._run_move(state, i, s, j))
+                                if not (prune and s and not self.exposes_use(state, i, s, j, tops)):
+                                    out.append(self._run_move(state, i, s, j))
                                 break
         else:
             # Only a whole column, or (top-or-all) a column's last card, moves.
@@ -528,6 +551,8 @@ class Problem:
                 else:
                     starts = (0,)
                 for s in starts:
+                    if prune and s and not self.exposes_use(state, i, s, empty, tops):
+                        continue
                     if s or reserve_count:
                         out.append(self._run_move(state, i, s, empty))
 
@@ -555,6 +580,58 @@ class Problem:
                     )
                     out.append((FROM_FOUNDATION, (0, card, j), child))
         return out
+
+    def exposes_use(self, state: State, i: int, s: int, j: int, tops: set[int]) -> bool:
+        """Whether moving column i's cards from index s > 0 onto column j leaves the card
+        it uncovers, e, something to do next (after draws only; `tops` are the waste
+        tops drawing reaches): go up, take a card that fits it (from the reserve, the
+        waste, a foundation, or a column, with everything on that card; not the run
+        just moved, which would only go back), or move on with the cards under it.
+
+        Otherwise the search leaves the move out (`swap_pruning`; with any-run moves
+        and no autocomplete). The run only left one card it fits for another, its
+        twin. Take a shortest winning line that starts with such a move m, and let m'
+        be the first later move that uses e (one must: e goes up in the end). The
+        moves in between do not touch e, and, with the run still on e, they can all
+        be played the same (what lands on the run lands on it in e's column; what
+        moves with the twin moves without the run, and the twin stays uncovered).
+        Played just before m', m is legal again (the run fits the twin, wherever it
+        went), and the positions meet. If the run left the twin in between, m is
+        not needed at all, and the line was not shortest. So some shortest line
+        starts otherwise, with a move the search keeps; the naive-search tests and
+        a run over real deals with and without this pruning agree.
+        """
+        columns, _, _, reserve_count, found, _, _ = state
+        rules = self.rules
+        col = columns[i]
+        exposed, moved = col[s - 1], col[s]
+        if found[exposed // 13] == self.rel[exposed]:
+            return True
+        for card in _CHILDREN[exposed]:
+            if card == moved:
+                continue
+            if reserve_count and self.reserve[reserve_count - 1] == card:
+                return True
+            if card in tops:
+                return True
+            count = found[card // 13]
+            if rules.foundation_to_tableau and count and self.rel[card] == count - 1:
+                return True
+            for k in range(4):
+                at = columns[k].find(card)
+                if at >= 0 and (k != i or at >= s):
+                    return True
+        ends = set()
+        for k in range(4):
+            if k == i:
+                continue
+            if k == j:
+                ends.add(col[-1])
+            elif columns[k]:
+                ends.add(columns[k][-1])
+            elif rules.empty_column == "any":
+                return True
+        return any(p in ends for card in col[:s] for p in _PARENTS[card])
 
     def _run_move(self, state: State, i: int, s: int, j: int) -> Successor:
         """Column i's cards from index s on, moved onto column j."""

@@ -186,3 +186,28 @@ def test_a_state_with_a_card_twice_is_refused() -> None:
     twice = ((columns[0] + columns[1][:1], *columns[1:]), talon, *rest)
     with pytest.raises(ValueError, match="at most once"):
         core_of(problem).successors(twice)  # type: ignore[arg-type]
+
+
+def test_a_card_above_a_lower_one_of_its_suit_may_leave_with_a_longer_run() -> None:
+    """Column 2H AS KH (start rank A): KH must leave before 2H goes up. With any-run
+    moves it can go with AS onto 2D; alone (top-or-all) it needs AS or AC, and AS is
+    under it, AC up. Once 2D is up too, any-run cannot save it either."""
+    ac, ad, td, _2d, _3c, _2h, kh, as_ = 0, 13, 22, 14, 2, 27, 38, 39
+    columns = (bytes([_2h, as_, kh]), bytes([_3c, _2d]), bytes([td]), b"")
+    rest = bytes(c for c in range(52) if c not in (ac, _2h, as_, kh, _3c, _2d, td))
+    state = (columns, rest, 0, 0, (1, 0, 0, 0), 0, 0)
+    diamonds_up = (
+        (columns[0], bytes([_3c]), columns[2], b""),
+        bytes(c for c in rest if c != ad),
+        0,
+        0,
+        (1, 2, 0, 0),
+        0,
+        0,
+    )
+    for token, lost, lost_too in (("C3TA", False, True), ("C3TO", True, True)):
+        rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
+        problem = Problem(rules, b"", 0, 0)
+        core = core_of(problem)
+        assert problem.lost(state) is core.lost(state) is lost
+        assert problem.lost(diamonds_up) is core.lost(diamonds_up) is lost_too
