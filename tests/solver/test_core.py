@@ -211,3 +211,22 @@ def test_a_card_above_a_lower_one_of_its_suit_may_leave_with_a_longer_run() -> N
         core = core_of(problem)
         assert problem.lost(state) is core.lost(state) is lost
         assert problem.lost(diamonds_up) is core.lost(diamonds_up) is lost_too
+
+
+def test_a_run_moved_to_a_twin_must_leave_the_uncovered_card_something_to_do() -> None:
+    """8S 7H from 9H onto 9D uncovers 9H: it cannot go up, nothing else fits it (8C is
+    in the reserve, under 2D) and no column end takes it. So the search leaves the
+    move out, unless 8C is the reserve's top (or the technique is off)."""
+    ac, _8c, _2d, _9d, kd, _7h, _9h, _5s, _8s = 0, 7, 14, 21, 25, 32, 34, 43, 46
+    columns = (bytes([_9h, _8s, _7h]), bytes([_9d]), bytes([kd]), bytes([_5s]))
+    rest = bytes(c for c in range(52) if c not in (ac, _8c, _2d, _9d, kd, _7h, _9h, _5s, _8s))
+    state = (columns, rest, 0, 2, (1, 0, 0, 0), 0, 0)
+    swap = (0, _8s, 1)
+    rules = Rules()
+    for reserve, kept in ((bytes([_8c, _2d]), False), (bytes([_2d, _8c]), True)):
+        problem = Problem(rules, reserve, 0, 0)
+        assert swap in [step for _, step, _ in problem.moves(state)]
+        assert (swap in [step for _, step, _ in problem.successors(state)]) is kept
+        assert core_of(problem).successors(state) == problem.successors(state)
+        unpruned = Problem(rules, reserve, 0, 0, Techniques(swap_pruning=False))
+        assert swap in [step for _, step, _ in unpruned.successors(state)]

@@ -218,7 +218,15 @@ def test_verdicts_agree_without_safe_moves(rules: Rules) -> None:
 
 @pytest.mark.parametrize(
     "off",
-    ["safe_moves", "stock_macro", "symmetry", "pointer_dominance", "dead_ends", "restarts"],
+    [
+        "safe_moves",
+        "stock_macro",
+        "symmetry",
+        "pointer_dominance",
+        "dead_ends",
+        "restarts",
+        "swap_pruning",
+    ],
 )
 def test_verdicts_agree_with_each_technique_off(off: str) -> None:
     for rules in EVERY_RULES[::5]:
