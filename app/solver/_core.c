@@ -893,6 +893,26 @@ static Slot *table_put(Table *t, Memory *mem, Fp k, int *added) {
     }
 }
 
+/* Removes slot s, shifting back the entries after it that would no longer be found (linear
+   probing's deletion, no tombstones). */
+static void table_delete(Table *t, Slot *s) {
+    size_t i = (size_t)(s - t->slots), j = i;
+    for (;;) {
+        j = (j + 1) & t->mask;
+        Slot *next = &t->slots[j];
+        if (!next->a) break;
+        size_t home = (size_t)next->b & t->mask;
+        /* It stays if its home lies cyclically in (i, j]. */
+        int stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+        if (!stays) {
+            t->slots[i] = *next;
+            i = j;
+        }
+    }
+    memset(&t->slots[i], 0, sizeof(Slot));
+    t->count--;
+}
+
 static void table_free(Table *t, Memory *mem) {
     if (t->slots) release(mem, t->slots, (t->mask + 1) * sizeof(Slot));
     t->slots = NULL;
@@ -944,7 +964,7 @@ typedef struct {
     Table *dead;
     int shuffled;
     Rng rng;
-    Table index; /* key -> index of its best (lowest value) state in this run */
+    Table index; /* key -> index of its best (lowest value) open state in this run */
     Node *nodes; /* by index */
     size_t n, cap;
     int32_t *component;
@@ -1029,9 +1049,8 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
     for (int i = 0; i < count; i++) {
         const Child *c = &run->scratch[order[i]];
         run->arena[run->arena_used + i] = *c;
-        /* The tables are far bigger than the caches: fetch the slots the loop will read. */
+        /* The dead table is far bigger than the caches: fetch the slots the loop will read. */
         if (run->dead->slots) __builtin_prefetch(&run->dead->slots[c->key.b & run->dead->mask]);
-        __builtin_prefetch(&run->index.slots[c->key.b & run->index.mask]);
     }
     Frame *frame = &run->stack[run->depth++];
     pack(w, &frame->state);
@@ -1123,6 +1142,10 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
                     return OUT_OF_MEMORY;
                 }
                 if (added || s->value > node->value) s->value = node->value;
+                /* Now dead, it is found there: the run's index keeps only open states,
+                   so it stays small enough for the caches. */
+                Slot *own = table_find(&run->index, node->key);
+                if (own && own->value == member) table_delete(&run->index, own);
                 if (member == index) break;
             }
         }
