@@ -353,16 +353,18 @@ static void settle(const Rules *r, Work *w, int cascade) {
 
 /* board.Problem._deadlocked */
 static int deadlocked(const Rules *r, const Work *w) {
-    int rises = 0;
-    for (int i = 0; i < 4 && !rises; i++)
-        for (int k = 1; k < w->len[i]; k++)
-            if (r->rel[w->col[i][k]] > r->rel[w->col[i][k - 1]]) {
-                rises = 1;
-                break;
-            }
-    if (!rises) return 0;
     /* The columns hold every card not in the talon, the reserve or on a foundation. */
     uint64_t elsewhere = w->cards | r->reserve_mask[w->reserve];
+    /* Columns are built down (counting from the start rank, each card one lower than the
+       one under it), except on a start-rank card: without one under another card, no card
+       lies above a lower one. */
+    int rises = 0;
+    for (int suit = 0; suit < 4 && !rises; suit++) {
+        int start = suit * 13 + r->start_rank;
+        if (w->found[suit] || (elsewhere >> start & 1)) continue;
+        rises = column_with_top(w, start) < 0;
+    }
+    if (!rises) return 0;
     unsigned left[4];
     int ends[4];
     for (int suit = 0; suit < 4; suit++) {
