@@ -673,10 +673,10 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
         int size = talon_cards(r, w, cards, positions);
         Reach steps[160];
         int n = reach(r, w->pointer, size, w->pass, steps);
-        for (int k = 0; k < n; k++) e.tops |= 1ULL << cards[steps[k].q - 1];
         for (int k = 0; k < n; k++) {
             int q = steps[k].q, draws = steps[k].draws, added = steps[k].added;
             int card = cards[q - 1];
+            e.tops |= 1ULL << card; /* for `exposes_use`, before the run moves below */
             if (!(wanted & (1ULL << card)) && empty < 0) continue;
             int targets[3], t = 0;
             for (int m = 0; m < 2; m++) {
@@ -1199,8 +1199,8 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
     }
     uint64_t a, b;
     hash_columns(root, &a, &b);
-    if (is_dead(dead, key_of(r, root), value_of(r, root)) || dominated(r, dead, root, a, b) ||
-        lost(r, root)) {
+    if (is_dead(dead, finish_key(a, b, root, pointer_class(r, root)), value_of(r, root)) ||
+        dominated(r, dead, root, a, b) || lost(r, root)) {
         out->code = UNWINNABLE;
         return;
     }

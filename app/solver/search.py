@@ -212,10 +212,12 @@ class Solver:
         """Proved lost, or no stronger than a state proved lost."""
         value = self.problem.value(state)
         key = self.problem.key(state)
-        dead = self._dead
-        return dead.get(key, value + 1) <= value or any(
-            k in dead for k in self.problem.stronger_keys(key)
-        )
+        return self._dead.get(key, value + 1) <= value or _dominated(self.problem, self._dead, key)
+
+
+def _dominated(problem: Problem, dead: dict[Key, int], key: Key) -> bool:
+    """A state of `key` can do no more than one proved lost (`Problem.stronger_keys`)."""
+    return any(k in dead for k in problem.stronger_keys(key))
 
 
 class _Run:
@@ -251,15 +253,12 @@ class _Run:
         self._open.append(True)
         self._component.append(index)
         depth = len(self._stack) if index else 0
-        children = self._problem.successors(state)
-        if self._problem.fresh_is_weakest:
-            children = [c for c in children if not self._dominated(c[2])]
+        problem = self._problem
+        children = problem.successors(state)
+        if problem.fresh_is_weakest:
+            dead = self._dead
+            children = [c for c in children if not _dominated(problem, dead, problem.key(c[2]))]
         return _Frame(_order(children, self._rng, depth), index)
-
-    def _dominated(self, state: State) -> bool:
-        """A state that can do no more than one proved lost (`Problem.stronger_keys`)."""
-        dead = self._dead
-        return any(k in dead for k in self._problem.stronger_keys(self._problem.key(state)))
 
     def advance(self, limit: int, deadline: float) -> tuple[Verdict | None, list[Step]]:
         """Search `limit` more nodes at most: (WON, its steps), (UNWINNABLE, []) when
