@@ -53,6 +53,7 @@ enum { TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM
 /* -- card tables --------------------------------------------------------------------- */
 
 static int PARENT[52][2]; /* the two cards each card goes on, ascending */
+static uint64_t PARENTS[52]; /* the same, as card bits */
 static int CHILD[52][2];  /* the two cards that go on each card, ascending */
 static const int OTHER_COLOUR[4][2] = {{1, 2}, {0, 3}, {0, 3}, {1, 2}};
 static const int TWIN_SUIT[4] = {3, 2, 1, 0};
@@ -64,6 +65,7 @@ static void init_tables(void) {
         int n = 0;
         for (int p = 0; p < 52; p++)
             if (is_red(p) != is_red(c) && (c % 13 + 1) % 13 == p % 13) PARENT[c][n++] = p;
+        PARENTS[c] = 1ULL << PARENT[c][0] | 1ULL << PARENT[c][1];
     }
     for (int p = 0; p < 52; p++) {
         int n = 0;
@@ -162,6 +164,8 @@ typedef struct {
     uint8_t rel[52];
     uint16_t rank_bit[52];      /* 1 << rel */
     uint64_t reserve_mask[53]; /* by reserve count: its cards */
+    uint64_t lower[52];        /* the cards of each card's suit below it (from the start rank) */
+    uint64_t from[52];         /* the cards of each card's suit from it up */
     /* the talon order of the current search (or of the state being converted) */
     int order_size;
     uint8_t order[64];
@@ -387,6 +391,56 @@ static int deadlocked(const Rules *r, const Work *w) {
             }
     }
     return ends[0] || ends[1] || ends[2] || ends[3];
+}
+
+/* board.Problem.reserve_stuck */
+static int reserve_stuck(const Rules *r, const Work *w) {
+    int n = w->reserve;
+    if (!n || r->mode != MODE_ALL || r->returns) return 0;
+    int t = r->reserve[n - 1];
+    uint64_t exits = PARENTS[t], tops = 0; /* where t or a column's first card would go */
+    for (int i = 0; i < 4; i++) {
+        if (!w->len[i]) return 0; /* not a position of play: the reserve refills columns */
+        tops |= 1ULL << w->col[i][w->len[i] - 1];
+        exits |= PARENTS[w->col[i][0]];
+    }
+    if (tops & exits) return 0;
+    uint64_t frozen = r->reserve_mask[n], before;
+    int cover[4]; /* in column i, the highest frozen card's index (0 if none) */
+    do {
+        before = frozen;
+        for (int s = 0; s < 4; s++)
+            for (uint64_t x = frozen & 0x1fffULL << 13 * s; x; x &= x - 1) {
+                int c = __builtin_ctzll(x);
+                if (!(r->lower[c] & frozen)) { /* the suit's lowest frozen card */
+                    frozen |= r->from[c];
+                    break;
+                }
+            }
+        for (int i = 0; i < 4; i++) {
+            int k = w->len[i] - 1;
+            while (k > 0 && !(frozen >> w->col[i][k] & 1)) k--;
+            cover[i] = k;
+            while (k > 0) frozen |= 1ULL << w->col[i][--k];
+        }
+    } while (frozen != before);
+    if (!(r->lower[t] & frozen)) return 0;
+    uint64_t can_top = 0;
+    for (int i = 0; i < 4; i++) {
+        if (!(frozen >> w->col[i][0] & 1)) return 0;
+        for (int k = cover[i]; k < w->len[i]; k++) can_top |= 1ULL << w->col[i][k];
+    }
+    for (uint64_t talon = w->cards, added = 1; added;) {
+        if (can_top & exits) return 0;
+        added = 0;
+        for (uint64_t x = talon; x; x &= x - 1) {
+            int c = __builtin_ctzll(x);
+            if (PARENTS[c] & can_top) added |= 1ULL << c;
+        }
+        can_top |= added;
+        talon &= ~added;
+    }
+    return 1;
 }
 
 /* board.Problem.lost */
@@ -627,6 +681,7 @@ static void run_move(Emit *e, const Work *w, int i, int s, int j) {
 /* board.Problem.successors: every step, settled, with lost results left out (also those
    `dominated` by a state in `dead`, when it is given). */
 static int successors(const Rules *r, const Work *w, Child *out, const Table *dead) {
+    if (reserve_stuck(r, w)) return 0;
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
               r->mode == MODE_ANY_RUN && !r->autocomplete};
     Work child;
@@ -1509,6 +1564,15 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     for (int c = 0; c < 52; c++) {
         r->rel[c] = (uint8_t)((c % 13 - start_rank + 13) % 13);
         r->rank_bit[c] = (uint16_t)(1u << r->rel[c]);
+    }
+    for (int c = 0; c < 52; c++) {
+        r->lower[c] = r->from[c] = 0;
+        for (int d = c / 13 * 13; d < c / 13 * 13 + 13; d++) {
+            if (r->rel[d] < r->rel[c])
+                r->lower[c] |= 1ULL << d;
+            else
+                r->from[c] |= 1ULL << d;
+        }
     }
     self->master_size = 0;
     return 0;

@@ -65,8 +65,9 @@ class Techniques:
     a plain `draw` step), `symmetry` in `Problem.key` (off: columns in place),
     `pointer_dominance` in `Problem.value` and `Problem.stronger_keys` (off, or
     without the macro: the exact pointer in the key, the pass number as the
-    value), `dead_ends` in `Problem.lost`, `restarts` in `search.Solver` (off:
-    the fixed-order run alone), `swap_pruning` in `Problem.exposes_use`.
+    value), `dead_ends` in `Problem.lost` and `Problem.reserve_stuck`, `restarts`
+    in `search.Solver` (off: the fixed-order run alone), `swap_pruning` in
+    `Problem.exposes_use`.
     """
 
     safe_moves: bool = True
@@ -279,8 +280,11 @@ class Problem:
     def successors(self, state: State) -> list[Successor]:
         """Every step from `state` with its settled result, as (priority, step, state).
 
-        Steps into a state that `lost` recognises are left out.
+        Steps into a state that `lost` recognises are left out, and there are none
+        when `reserve_stuck` proves the state lost.
         """
+        if self.reserve_stuck(state):
+            return []
         settle = self.settle
         lost = self.lost
         out = []
@@ -289,6 +293,72 @@ class Problem:
             if not lost(child):
                 out.append((priority, step, child))
         return out
+
+    def reserve_stuck(self, state: State) -> bool:
+        """With whole-column moves and no cards back from the foundations: a proof that
+        the reserve's top card t can never leave it, so that the state cannot be won
+        (False says nothing). It is made once per state the search expands, as it
+        looks further than `lost` and costs more.
+
+        Say t first leaves at some moment T. Until then the reserve's other cards
+        stay under it and no column is ever empty, and whatever holds until T holds
+        just before it. Call a card frozen if it cannot go up before T: the
+        reserve's cards; every card of a suit from its lowest frozen card up; every
+        card under a frozen card in a column (with whole-column moves a column's
+        cards keep their order, and only its last card goes up). Then t leaves:
+        - up, if no lower card of its suit is frozen;
+        - onto a card it fits on, which is then a column's last card;
+        - into a column emptied by that move, whose first card must leave: go up
+          (not if frozen) or, with the column, onto a card it fits on, a last card.
+        A card can be a column's last card before T only if it is one now, or
+        lies in a column no lower than its highest frozen card above the first
+        (the cards above it may go up), or is in the talon and fits on a card that
+        can be one (the reserve keeps its cards until T). If none of t's ways is
+        open, T never comes.
+        """
+        columns, talon, _, reserve_count, _, _, _ = state
+        rules = self.rules
+        if (
+            not reserve_count
+            or rules.tableau_moves != "all"
+            or rules.foundation_to_tableau
+            or not self.techniques.dead_ends
+            or not all(columns)  # not a position of play: the reserve refills columns
+        ):
+            return False
+        rel = self.rel
+        top = self.reserve[reserve_count - 1]
+        exits = {p for card in (top, *(col[0] for col in columns)) for p in _PARENTS[card]}
+        if any(col[-1] in exits for col in columns):
+            return False
+        frozen = set(self.reserve[:reserve_count])
+        while True:
+            size = len(frozen)
+            for suit in range(4):
+                ranks = [rel[c] for c in frozen if c // 13 == suit]
+                if ranks:
+                    low = min(ranks)
+                    frozen.update(c for c in range(13 * suit, 13 * suit + 13) if rel[c] >= low)
+            covers = []
+            for col in columns:
+                k = max((k for k in range(1, len(col)) if col[k] in frozen), default=0)
+                covers.append(k)
+                frozen.update(col[:k])
+            if len(frozen) == size:
+                break
+        if not any(c // 13 == top // 13 and rel[c] < rel[top] for c in frozen):
+            return False
+        if any(col[0] not in frozen for col in columns):
+            return False
+        can_top = {card for col, k in zip(columns, covers, strict=True) for card in col[k:]}
+        rest = set(talon)
+        while not can_top & exits:
+            added = {c for c in rest if can_top.intersection(_PARENTS[c])}
+            if not added:
+                return True
+            can_top |= added
+            rest -= added
+        return False
 
     def lost(self, state: State) -> bool:
         """A quick proof that `state` cannot be won (False says nothing).

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from app.engine import DealCode, Game, Position, Rules, apply_move
+from app.engine import Card, DealCode, Game, Position, Rules, apply_move
 from app.solver import Budget, Solution, Verdict, solve
-from app.solver.board import Problem, Techniques
+from app.solver.board import Problem, State, Techniques
 from app.solver.search import SHUFFLED_DEPTH, Solver, _order
 
 from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
@@ -236,6 +236,47 @@ def test_verdicts_agree_with_each_technique_off(off: str) -> None:
             check(solver.solve_position(position, BIG), position, rules, winnable)
 
 
+def deep_reserve_sample(seed: int) -> tuple[Position, Rules]:
+    """A small position with up to 8 reserve cards, under whole-column moves without
+    cards back from the foundations (the rules where `reserve_stuck` applies)."""
+    rules = [r for r in EVERY_RULES if r.tableau_moves == "all" and not r.foundation_to_tableau]
+    shape = random.Random(seed * 13 + 5)
+    position = small_position(
+        random.Random(f"deep-reserve/{seed}"),
+        rules[seed % len(rules)],
+        out=shape.randint(9, 17),
+        reserve=shape.randint(2, 8),
+        suits=shape.randint(2, 4),
+        trap=0.3 + 0.7 * shape.random(),
+    )
+    return position, rules[seed % len(rules)]
+
+
+# Found by a sweep of seeds 0-1200: the search proved a reserve stuck on its way to a win
+# (99, 149, 931, 1036) or to a loss (96, 122).
+@pytest.mark.parametrize(
+    ("seed", "winnable"),
+    [(99, True), (149, True), (931, True), (1036, True), (96, False), (122, False)],
+)
+def test_verdicts_agree_where_a_stuck_reserve_cuts_the_search(
+    seed: int, winnable: bool, searcher: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    position, rules = deep_reserve_sample(seed)
+    assert naive_winnable(position, rules, limit=20_000) is winnable
+    stuck = Problem.reserve_stuck
+    cuts = []
+
+    def counted(self: Problem, state: State) -> bool:
+        cut = stuck(self, state)
+        cuts.append(cut)
+        return cut
+
+    monkeypatch.setattr(Problem, "reserve_stuck", counted)
+    check(solve(position, rules, BIG), position, rules, winnable)
+    if searcher == "python":
+        assert any(cuts)
+
+
 @pytest.mark.parametrize(
     ("token", "number"),
     [
@@ -326,3 +367,63 @@ def test_a_fresh_pointer_is_lost_once_the_same_state_with_more_reach_is(searcher
     for token in ("C1", "C3P3"):
         other = Problem.of(position, DealCode.parse(f"CF1-{token}-AAAAAAA").rules)
         assert other.stronger_keys(other.key(root)) == ()
+
+
+def _cards(names: str) -> bytes:
+    return bytes(Card.parse(name).index for name in names.split())
+
+
+def _without(cards: bytes, names: str) -> bytes:
+    gone = _cards(names)
+    return bytes(card for card in cards if card not in gone)
+
+
+def test_a_reserve_top_that_can_never_leave_loses_at_once(searcher: str) -> None:
+    """Classic, start rank A, diamonds up, hearts to 5H, spades to 2S, clubs to AC. The
+    reserve is 2C 3S 6H QH 5C (5C on top): 5C cannot go up (2C is under it) nor onto a
+    red 6 (6D is up, 6H under it), so a column must empty for it. Every column's first
+    card is a club (frozen by 2C) that only a red card one higher would take: the red
+    ones left are hearts, which are placed only on black cards of the talon that
+    themselves need QH or an up card under them. 7H, 6S and 6C can still be played from
+    the talon onto 8S, so the search has moves: it need not make them."""
+    rules = Rules.preset_named("classic", draw=3)
+    reserve = _cards("2C 3S 6H QH 5C")
+    talon = _cards("8C 9C 7H TC JC 6S QC KC 6C 8H 9H TH JH KH 4S 5S 7S 9S TS JS QS KS")
+    columns = (_cards("7C"), _cards("4C"), _cards("8S"), _cards("3C"))
+    state = (columns, talon, 0, 5, (1, 13, 5, 2), 1, 0)
+    problem = Problem(rules, reserve, 0, 0)
+    assert problem.moves(state)  # moves there are, but none wins
+    assert problem.reserve_stuck(state)
+    assert problem.successors(state) == []
+    quick = Solver(problem).solve_state(state, BIG)
+    assert quick.verdict is Verdict.UNWINNABLE
+    assert quick.nodes == 1
+    slow = Solver(Problem(rules, reserve, 0, 0, Techniques(dead_ends=False)))
+    proof = slow.solve_state(state, BIG)
+    assert proof.verdict is Verdict.UNWINNABLE
+    assert proof.nodes > 1
+
+    def variant(columns: tuple[bytes, ...], talon: bytes, reserve: bytes) -> bool:
+        other = Problem(rules, reserve, 0, 0)
+        here = (columns, talon, 0, 5, (1, 13, 5, 2), 1, 0)
+        return other.reserve_stuck(here)  # type: ignore[arg-type]
+
+    # 8H covered by a frozen 7C cannot take a column either.
+    covered = (_cards("9C 8H 7C"), *columns[1:])
+    assert variant(covered, _without(talon, "9C 8H"), reserve)
+
+    # 9C as a column's last card takes 8H from the talon, and the 7C column can follow.
+    nine = (*columns[:3], _cards("9C"))
+    assert not variant(nine, _without(talon, "9C") + _cards("3C"), reserve)
+    # 2C on top of the reserve goes up.
+    assert not variant(columns, talon, _cards("3S 6H QH 5C 2C"))
+    # Whole-column moves without returns, whatever the draw, passes or empty columns.
+    for token in ("C3", "C1", "C3P3", "C3EA", "D3TWF0"):
+        other_rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
+        other = Problem(other_rules, reserve, 0, 0)
+        assert other.reserve_stuck(state)
+        assert Solver(other).solve_state(state, BIG).nodes == 1
+    # Not with single-card moves, or cards back from the foundations.
+    for token in ("S3", "D3TW", "C3TO", "C3F1"):
+        other = Problem(DealCode.parse(f"CF1-{token}-AAAAAAA").rules, reserve, 0, 0)
+        assert not other.reserve_stuck(state)
