@@ -166,6 +166,7 @@ typedef struct {
     uint64_t reserve_mask[53]; /* by reserve count: its cards */
     uint64_t lower[52];        /* the cards of each card's suit below it (from the start rank) */
     uint64_t from[52];         /* the cards of each card's suit from it up */
+    uint64_t frozen_by[53];    /* by reserve count: its cards' suits from them up */
     /* the talon order of the current search (or of the state being converted) */
     int order_size;
     uint8_t order[64];
@@ -405,40 +406,38 @@ static int reserve_stuck(const Rules *r, const Work *w) {
         exits |= PARENTS[w->col[i][0]];
     }
     if (tops & exits) return 0;
-    uint64_t frozen = r->reserve_mask[n], before;
-    int cover[4]; /* in column i, the highest frozen card's index (0 if none) */
+    /* The frozen cards: the reserve's and their suits' from them up (made once per reserve
+       count), then the cards under a frozen one in a column and their suits', until none
+       is added. cover[i]: column i's highest frozen card's index (0 if none above the
+       first card). */
+    uint64_t frozen = r->frozen_by[n], added;
+    int cover[4] = {0, 0, 0, 0};
     do {
-        before = frozen;
-        for (int s = 0; s < 4; s++)
-            for (uint64_t x = frozen & 0x1fffULL << 13 * s; x; x &= x - 1) {
-                int c = __builtin_ctzll(x);
-                if (!(r->lower[c] & frozen)) { /* the suit's lowest frozen card */
-                    frozen |= r->from[c];
-                    break;
-                }
-            }
+        added = 0;
         for (int i = 0; i < 4; i++) {
             int k = w->len[i] - 1;
-            while (k > 0 && !(frozen >> w->col[i][k] & 1)) k--;
+            while (k > cover[i] && !(frozen >> w->col[i][k] & 1)) k--;
+            for (int q = cover[i]; q < k; q++) added |= 1ULL << w->col[i][q];
             cover[i] = k;
-            while (k > 0) frozen |= 1ULL << w->col[i][--k];
         }
-    } while (frozen != before);
+        added &= ~frozen;
+        for (uint64_t x = added; x; x &= x - 1) frozen |= r->from[__builtin_ctzll(x)];
+    } while (added);
     if (!(r->lower[t] & frozen)) return 0;
     uint64_t can_top = 0;
     for (int i = 0; i < 4; i++) {
         if (!(frozen >> w->col[i][0] & 1)) return 0;
         for (int k = cover[i]; k < w->len[i]; k++) can_top |= 1ULL << w->col[i][k];
     }
-    for (uint64_t talon = w->cards, added = 1; added;) {
+    for (uint64_t talon = w->cards, placed = 1; placed;) {
         if (can_top & exits) return 0;
-        added = 0;
+        placed = 0;
         for (uint64_t x = talon; x; x &= x - 1) {
             int c = __builtin_ctzll(x);
-            if (PARENTS[c] & can_top) added |= 1ULL << c;
+            if (PARENTS[c] & can_top) placed |= 1ULL << c;
         }
-        can_top |= added;
-        talon &= ~added;
+        can_top |= placed;
+        talon &= ~placed;
     }
     return 1;
 }
@@ -1573,6 +1572,10 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
             else
                 r->from[c] |= 1ULL << d;
         }
+    }
+    for (int count = 0; count <= r->reserve_size; count++) {
+        r->frozen_by[count] = 0;
+        for (int i = 0; i < count; i++) r->frozen_by[count] |= r->from[r->reserve[i]];
     }
     self->master_size = 0;
     return 0;
