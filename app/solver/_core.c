@@ -164,8 +164,7 @@ typedef struct {
     uint8_t rel[52];
     uint16_t rank_bit[52];      /* 1 << rel */
     uint64_t reserve_mask[53]; /* by reserve count: its cards */
-    uint64_t lower[52];        /* the cards of each card's suit below it (from the start rank) */
-    uint64_t from[52];         /* the cards of each card's suit from it up */
+    uint64_t from[52];         /* the cards of each card's suit from it up (from the start rank) */
     uint64_t frozen_by[53];    /* by reserve count: its cards' suits from them up */
     /* the talon order of the current search (or of the state being converted) */
     int order_size;
@@ -423,7 +422,7 @@ static int reserve_stuck(const Rules *r, const Work *w) {
         added &= ~frozen;
         for (uint64_t x = added; x; x &= x - 1) frozen |= r->from[__builtin_ctzll(x)];
     } while (added);
-    if (!(r->lower[t] & frozen)) return 0;
+    if (!(frozen & 0x1fffULL << 13 * (t / 13) & ~r->from[t])) return 0; /* t can go up */
     uint64_t can_top = 0;
     for (int i = 0; i < 4; i++) {
         if (!(frozen >> w->col[i][0] & 1)) return 0;
@@ -678,7 +677,7 @@ static void run_move(Emit *e, const Work *w, int i, int s, int j) {
 }
 
 /* board.Problem.successors: every step, settled, with lost results left out (also those
-   `dominated` by a state in `dead`, when it is given). */
+   `dominated` by a state in `dead`, when it is given); none if `reserve_stuck`. */
 static int successors(const Rules *r, const Work *w, Child *out, const Table *dead) {
     if (reserve_stuck(r, w)) return 0;
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
@@ -1565,18 +1564,13 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
         r->rank_bit[c] = (uint16_t)(1u << r->rel[c]);
     }
     for (int c = 0; c < 52; c++) {
-        r->lower[c] = r->from[c] = 0;
-        for (int d = c / 13 * 13; d < c / 13 * 13 + 13; d++) {
-            if (r->rel[d] < r->rel[c])
-                r->lower[c] |= 1ULL << d;
-            else
-                r->from[c] |= 1ULL << d;
-        }
+        r->from[c] = 0;
+        for (int d = c / 13 * 13; d < c / 13 * 13 + 13; d++)
+            if (r->rel[d] >= r->rel[c]) r->from[c] |= 1ULL << d;
     }
-    for (int count = 0; count <= r->reserve_size; count++) {
-        r->frozen_by[count] = 0;
-        for (int i = 0; i < count; i++) r->frozen_by[count] |= r->from[r->reserve[i]];
-    }
+    r->frozen_by[0] = 0;
+    for (int i = 0; i < r->reserve_size; i++)
+        r->frozen_by[i + 1] = r->frozen_by[i] | r->from[r->reserve[i]];
     self->master_size = 0;
     return 0;
 }

@@ -331,21 +331,23 @@ class Problem:
         exits = {p for card in (top, *(col[0] for col in columns)) for p in _PARENTS[card]}
         if any(col[-1] in exits for col in columns):
             return False
-        frozen = set(self.reserve[:reserve_count])
-        while True:
-            size = len(frozen)
-            for suit in range(4):
-                ranks = [rel[c] for c in frozen if c // 13 == suit]
-                if ranks:
-                    low = min(ranks)
-                    frozen.update(c for c in range(13 * suit, 13 * suit + 13) if rel[c] >= low)
-            covers = []
-            for col in columns:
-                k = max((k for k in range(1, len(col)) if col[k] in frozen), default=0)
-                covers.append(k)
-                frozen.update(col[:k])
-            if len(frozen) == size:
-                break
+        # The reserve's cards and the cards under a frozen one, each with its suit from it up.
+        frozen: set[int] = set()
+        new = set(self.reserve[:reserve_count])
+        while new:
+            frozen.update(
+                c
+                for card in new
+                for c in range(card // 13 * 13, card // 13 * 13 + 13)
+                if rel[c] >= rel[card]
+            )
+            covers = [
+                max((k for k in range(1, len(col)) if col[k] in frozen), default=0)
+                for col in columns
+            ]
+            new = {
+                card for col, k in zip(columns, covers, strict=True) for card in col[:k]
+            } - frozen
         if not any(c // 13 == top // 13 and rel[c] < rel[top] for c in frozen):
             return False
         if any(col[0] not in frozen for col in columns):

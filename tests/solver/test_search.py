@@ -239,17 +239,18 @@ def test_verdicts_agree_with_each_technique_off(off: str) -> None:
 def deep_reserve_sample(seed: int) -> tuple[Position, Rules]:
     """A small position with up to 8 reserve cards, under whole-column moves without
     cards back from the foundations (the rules where `reserve_stuck` applies)."""
-    rules = [r for r in EVERY_RULES if r.tableau_moves == "all" and not r.foundation_to_tableau]
+    whole = [r for r in EVERY_RULES if r.tableau_moves == "all" and not r.foundation_to_tableau]
+    rules = whole[seed % len(whole)]
     shape = random.Random(seed * 13 + 5)
     position = small_position(
         random.Random(f"deep-reserve/{seed}"),
-        rules[seed % len(rules)],
+        rules,
         out=shape.randint(9, 17),
         reserve=shape.randint(2, 8),
         suits=shape.randint(2, 4),
         trap=0.3 + 0.7 * shape.random(),
     )
-    return position, rules[seed % len(rules)]
+    return position, rules
 
 
 # Found by a sweep of seeds 0-1200: the search proved a reserve stuck on its way to a win
@@ -390,7 +391,11 @@ def test_a_reserve_top_that_can_never_leave_loses_at_once(searcher: str) -> None
     reserve = _cards("2C 3S 6H QH 5C")
     talon = _cards("8C 9C 7H TC JC 6S QC KC 6C 8H 9H TH JH KH 4S 5S 7S 9S TS JS QS KS")
     columns = (_cards("7C"), _cards("4C"), _cards("8S"), _cards("3C"))
-    state = (columns, talon, 0, 5, (1, 13, 5, 2), 1, 0)
+
+    def state_of(columns: tuple[bytes, ...], talon: bytes) -> State:
+        return (columns, talon, 0, 5, (1, 13, 5, 2), 1, 0)  # type: ignore[return-value]
+
+    state = state_of(columns, talon)
     problem = Problem(rules, reserve, 0, 0)
     assert problem.moves(state)  # moves there are, but none wins
     assert problem.reserve_stuck(state)
@@ -404,9 +409,7 @@ def test_a_reserve_top_that_can_never_leave_loses_at_once(searcher: str) -> None
     assert proof.nodes > 1
 
     def variant(columns: tuple[bytes, ...], talon: bytes, reserve: bytes) -> bool:
-        other = Problem(rules, reserve, 0, 0)
-        here = (columns, talon, 0, 5, (1, 13, 5, 2), 1, 0)
-        return other.reserve_stuck(here)  # type: ignore[arg-type]
+        return Problem(rules, reserve, 0, 0).reserve_stuck(state_of(columns, talon))
 
     # 8H covered by a frozen 7C cannot take a column either.
     covered = (_cards("9C 8H 7C"), *columns[1:])
