@@ -393,52 +393,194 @@ static int deadlocked(const Rules *r, const Work *w) {
     return ends[0] || ends[1] || ends[2] || ends[3];
 }
 
-/* board.Problem.reserve_stuck */
-static int reserve_stuck(const Rules *r, const Work *w) {
-    int n = w->reserve;
-    if (!n || r->mode != MODE_ALL || r->returns) return 0;
-    int t = r->reserve[n - 1];
-    uint64_t exits = PARENTS[t], tops = 0; /* where t or a column's first card would go */
-    for (int i = 0; i < 4; i++) {
-        if (!w->len[i]) return 0; /* not a position of play: the reserve refills columns */
-        tops |= 1ULL << w->col[i][w->len[i] - 1];
-        exits |= PARENTS[w->col[i][0]];
-    }
-    if (tops & exits) return 0;
-    /* The frozen cards: the reserve's and their suits' from them up (made once per reserve
-       count), then the cards under a frozen one in a column and their suits', until none
-       is added. cover[i]: column i's highest frozen card's index (0 if none above the
-       first card). */
-    uint64_t frozen = r->frozen_by[n], added;
-    int cover[4] = {0, 0, 0, 0};
+#define LOOKAHEAD 2 /* board.RESERVE_LOOKAHEAD */
+#define MAX_RUNS (4 + LOOKAHEAD) /* each level adds a run at most */
+
+/* Column cards as the reserve test sees them: runs of cards, the first four of them the
+   columns from their first card (the others lie somewhere on top of a column);
+   below[i][k]: run i's cards under index k, as card bits. */
+typedef struct {
+    int count;
+    int len[MAX_RUNS];
+    const uint8_t *cards[MAX_RUNS];
+    const uint64_t *below[MAX_RUNS];
+} Runs;
+
+/* A run made for one case: its cards and their masks. */
+typedef struct {
+    uint8_t cards[56];
+    uint64_t below[56];
+} Made;
+
+static void make_below(const uint8_t *cards, int from, int to, uint64_t *below) {
+    for (int k = from; k < to; k++) below[k + 1] = below[k] | 1ULL << cards[k];
+}
+
+/* `frozen` closed under "a card under a frozen one, and its suit from it up"; cover[i]:
+   run i's highest frozen card's index (0 if none above its first card). */
+static uint64_t freeze(const Rules *r, const Runs *p, uint64_t frozen, int *cover) {
+    uint64_t added;
+    for (int i = 0; i < p->count; i++) cover[i] = 0;
     do {
         added = 0;
-        for (int i = 0; i < 4; i++) {
-            int k = w->len[i] - 1;
-            while (k > cover[i] && !(frozen >> w->col[i][k] & 1)) k--;
-            for (int q = cover[i]; q < k; q++) added |= 1ULL << w->col[i][q];
+        for (int i = 0; i < p->count; i++) {
+            int k = p->len[i] - 1;
+            while (k > cover[i] && !(frozen >> p->cards[i][k] & 1)) k--;
+            added |= p->below[i][k];
             cover[i] = k;
         }
         added &= ~frozen;
         for (uint64_t x = added; x; x &= x - 1) frozen |= r->from[__builtin_ctzll(x)];
     } while (added);
-    if (!(frozen & 0x1fffULL << 13 * (t / 13) & ~r->from[t])) return 0; /* t can go up */
-    uint64_t can_top = 0;
-    for (int i = 0; i < 4; i++) {
-        if (!(frozen >> w->col[i][0] & 1)) return 0;
-        for (int k = cover[i]; k < w->len[i]; k++) can_top |= 1ULL << w->col[i][k];
+    return frozen;
+}
+
+/* The cards that go on any of `cards`: each one rank lower in the other colour. */
+static uint64_t children_of(uint64_t cards) {
+    uint64_t red = (cards >> 13 | cards >> 26) & 0x1fff, black = (cards | cards >> 39) & 0x1fff;
+    red = (red >> 1 | red << 12) & 0x1fff;
+    black = (black >> 1 | black << 12) & 0x1fff;
+    return red | red << 39 | black << 13 | black << 26;
+}
+
+/* The cards that can be a last card while the frozen ones stay: `seeds` that are not
+   under a frozen card, the runs' cards from their highest frozen one up, and the talon's
+   cards that fit on one of those (stops early once one is in `stop`). */
+static uint64_t last_cards(const Runs *p, const int *cover, uint64_t seeds, uint64_t talon,
+                           uint64_t stop) {
+    uint64_t last = 0, under = 0;
+    for (int i = 0; i < p->count; i++) {
+        under |= p->below[i][cover[i]];
+        last |= p->below[i][p->len[i]] & ~p->below[i][cover[i]];
     }
-    for (uint64_t talon = w->cards, placed = 1; placed;) {
-        if (can_top & exits) return 0;
-        placed = 0;
-        for (uint64_t x = talon; x; x &= x - 1) {
-            int c = __builtin_ctzll(x);
-            if (PARENTS[c] & can_top) placed |= 1ULL << c;
+    last |= seeds & ~under;
+    talon &= ~under & ~last;
+    for (uint64_t fresh = last; fresh && !(last & stop);) {
+        fresh = children_of(fresh) & talon;
+        last |= fresh;
+        talon &= ~fresh;
+    }
+    return last;
+}
+
+static uint64_t suit_below(const Rules *r, int card) {
+    return 0x1fffULL << 13 * (card / 13) & ~r->from[card];
+}
+
+/* board.Problem._top_stays: whether the reserve's top (of n cards) can never leave, with
+   runs p, the talon's cards and the `seeds` that may be last cards too. */
+static int top_stays(const Rules *r, const Runs *p, int n, uint64_t talon, uint64_t seeds) {
+    int t = r->reserve[n - 1], cover[MAX_RUNS];
+    uint64_t frozen = freeze(r, p, r->frozen_by[n], cover);
+    if (!(frozen & suit_below(r, t))) return 0; /* t can go up */
+    uint64_t exits = PARENTS[t];
+    for (int i = 0; i < 4; i++) {
+        if (!(frozen >> p->cards[i][0] & 1)) return 0; /* the column can go up */
+        exits |= PARENTS[p->cards[i][0]];
+    }
+    return !(last_cards(p, cover, seeds, talon, exits) & exits);
+}
+
+/* board._put_on: puts `more` (m cards) on card e, on its run, cut after it, or, if e is in
+   none, as a new run on top of some column, e first. */
+static void put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
+    int j = 0, q = -1;
+    for (; j < p->count && q < 0; j++)
+        for (int k = 0; k < p->len[j]; k++)
+            if (p->cards[j][k] == e) {
+                q = k;
+                break;
+            }
+    made->below[0] = 0;
+    if (q >= 0) {
+        j--;
+        memcpy(made->cards, p->cards[j], (size_t)q + 1);
+        memcpy(made->below, p->below[j], ((size_t)q + 2) * sizeof(uint64_t));
+    } else {
+        j = p->count++;
+        made->cards[0] = (uint8_t)e;
+        made->below[1] = 1ULL << e;
+        q = 0;
+    }
+    memcpy(made->cards + q + 1, more, (size_t)m);
+    make_below(made->cards, q + 1, q + 1 + m, made->below);
+    p->cards[j] = made->cards;
+    p->below[j] = made->below;
+    p->len[j] = q + 1 + m;
+}
+
+static int run_with(const Runs *p, int card) {
+    for (int j = 0; j < p->count; j++)
+        if (p->below[j][p->len[j]] >> card & 1) return j;
+    return -1;
+}
+
+/* Run i as the single card t. */
+static void alone(Runs *p, int i, const uint8_t *t, uint64_t *below) {
+    below[0] = 0;
+    below[1] = 1ULL << *t;
+    p->cards[i] = t;
+    p->below[i] = below;
+    p->len[i] = 1;
+}
+
+/* board.Problem._doomed */
+static int doomed(const Rules *r, const Runs *cols, int n, uint64_t talon, uint64_t seeds,
+                  int depth) {
+    if (n == 1 || !depth) return top_stays(r, cols, n, talon, seeds);
+    int t = r->reserve[n - 1], cover[MAX_RUNS];
+    uint64_t frozen = freeze(r, cols, r->frozen_by[n], cover);
+    uint64_t last = last_cards(cols, cover, seeds, talon, 0), after = last | 1ULL << t;
+    uint8_t card = (uint8_t)t;
+    uint64_t one[2];
+    Made made;
+    Runs p;
+    /* t goes up */
+    if (!(frozen & suit_below(r, t)) && !doomed(r, cols, n - 1, talon, last, depth - 1)) return 0;
+    /* t goes onto e */
+    for (uint64_t x = PARENTS[t] & last; x; x &= x - 1) {
+        int e = __builtin_ctzll(x);
+        p = *cols;
+        put_on(&p, e, &card, 1, &made);
+        if (!doomed(r, &p, n - 1, talon & ~(1ULL << e), after, depth - 1)) return 0;
+    }
+    /* a column empties, and t fills it */
+    for (int i = 0; i < 4; i++) {
+        int f = cols->cards[i][0];
+        if (!(frozen >> f & 1)) { /* every card of it goes up */
+            p = *cols;
+            alone(&p, i, &card, one);
+            if (!doomed(r, &p, n - 1, talon, after, depth - 1)) return 0;
         }
-        can_top |= placed;
-        talon &= ~placed;
+        for (uint64_t x = PARENTS[f] & last; x; x &= x - 1) { /* it goes onto e */
+            int e = __builtin_ctzll(x);
+            if (run_with(cols, e) == i) continue;
+            p = *cols;
+            put_on(&p, e, cols->cards[i], cover[i] + 1, &made);
+            alone(&p, i, &card, one);
+            if (!doomed(r, &p, n - 1, talon & ~(1ULL << e), after, depth - 1)) return 0;
+        }
     }
     return 1;
+}
+
+/* board.Problem.reserve_stuck */
+static int reserve_stuck(const Rules *r, const Work *w) {
+    int n = w->reserve;
+    if (!n || r->mode != MODE_ALL || r->returns) return 0;
+    for (int i = 0; i < 4; i++)
+        if (!w->len[i]) return 0; /* not a position of play: the reserve refills columns */
+    Runs cols;
+    uint64_t below[4][53];
+    cols.count = 4;
+    for (int i = 0; i < 4; i++) {
+        cols.len[i] = w->len[i];
+        cols.cards[i] = w->col[i];
+        cols.below[i] = below[i];
+        below[i][0] = 0;
+        make_below(w->col[i], 0, w->len[i], below[i]);
+    }
+    return doomed(r, &cols, n, w->cards, 0, LOOKAHEAD);
 }
 
 /* board.Problem.lost */

@@ -27,6 +27,7 @@ Tests check this move generator against the engine's `legal_moves` and
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from app.engine import DRAW, FOUNDATION, Card, Move, Position, Rules
@@ -51,6 +52,20 @@ _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # the suits of the other colou
 _TWIN_SUIT = (3, 2, 1, 0)  # the other suit of the same colour
 _BIT = [1 << c for c in range(52)]
 
+# How many reserve cards deeper `Problem.reserve_stuck` looks (each one costs more).
+RESERVE_LOOKAHEAD = 2
+
+
+def _put_on(runs: Sequence[bytes], e: int, more: bytes) -> tuple[bytes, ...]:
+    """`runs` with `more` put on card e: on e's run, cut after it, or (if e is in
+    none) as a new run on top of some column, e first."""
+    for j, run in enumerate(runs):
+        q = run.find(e)
+        if q >= 0:
+            return (*runs[:j], run[: q + 1] + more, *runs[j + 1 :])
+    return (*runs, bytes((e,)) + more)
+
+
 # The search's move order (lower first): what most often leads to a win. A waste
 # card that needs another pass comes last when passes are limited.
 TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM_FOUNDATION = range(6)
@@ -65,9 +80,10 @@ class Techniques:
     a plain `draw` step), `symmetry` in `Problem.key` (off: columns in place),
     `pointer_dominance` in `Problem.value` and `Problem.stronger_keys` (off, or
     without the macro: the exact pointer in the key, the pass number as the
-    value), `dead_ends` in `Problem.lost` and `Problem.reserve_stuck`, `restarts`
-    in `search.Solver` (off: the fixed-order run alone), `swap_pruning` in
-    `Problem.exposes_use`.
+    value), `dead_ends` in `Problem.lost` and `Problem.reserve_stuck`,
+    `reserve_lookahead` in `Problem.reserve_stuck` (off: the top card alone),
+    `restarts` in `search.Solver` (off: the fixed-order run alone), `swap_pruning`
+    in `Problem.exposes_use`.
     """
 
     safe_moves: bool = True
@@ -77,6 +93,7 @@ class Techniques:
     dead_ends: bool = True
     restarts: bool = True
     swap_pruning: bool = True
+    reserve_lookahead: bool = True
 
 
 ALL_TECHNIQUES = Techniques()
@@ -296,16 +313,16 @@ class Problem:
 
     def reserve_stuck(self, state: State) -> bool:
         """With whole-column moves and no cards back from the foundations: a proof that
-        the reserve's top card t can never leave it, so that the state cannot be won
-        (False says nothing). It is made once per state the search expands, as it
-        looks further than `lost` and costs more.
+        the state cannot be won because a reserve card can never leave it (False says
+        nothing). It is made once per state the search expands, as it looks further
+        than `lost` and costs more.
 
-        Say t first leaves at some moment T. Until then the reserve's other cards
-        stay under it and no column is ever empty, and whatever holds until T holds
-        just before it. Call a card frozen if it cannot go up before T: the
-        reserve's cards; every card of a suit from its lowest frozen card up; every
-        card under a frozen card in a column (with whole-column moves a column's
-        cards keep their order, and only its last card goes up). Then t leaves:
+        Say the reserve's top card t first leaves at some moment T. Until then the
+        reserve's other cards stay under it and no column is ever empty. Call a card
+        frozen if it cannot go up before T: the reserve's cards; every card of a
+        suit from its lowest frozen card up; every card under a frozen card in a
+        column (with whole-column moves a column's cards keep their order, and only
+        its last card goes up). Then t leaves:
         - up, if no lower card of its suit is frozen;
         - onto a card it fits on, which is then a column's last card;
         - into a column emptied by that move, whose first card must leave: go up
@@ -314,7 +331,21 @@ class Problem:
         lies in a column no lower than its highest frozen card above the first
         (the cards above it may go up), or is in the talon and fits on a card that
         can be one (the reserve keeps its cards until T). If none of t's ways is
-        open, T never comes.
+        open, T never comes (`_top_stays`).
+
+        If some are, the test looks RESERVE_LOOKAHEAD cards deeper (`_doomed`):
+        whichever way t leaves, can the next card t' leave after it? Until t' leaves
+        at T', what held until T about the columns still holds of the cards frozen
+        for T' (the cards under one that stays until T' were under it all along),
+        and each way fixes a little more: t on a card e, or a column's cards from
+        its highest frozen one down put on a card e, cover e from then on (so e stays
+        until T' if a frozen card covers it); an emptied column holds t alone. A
+        card can be a last card between T and T' only if it could be one before T
+        or is t, and is not under a card frozen for T', or is above the highest
+        frozen card of a column as the way leaves it, or is in the talon and fits on
+        such a card. The columns are known as "runs": the four columns from their
+        first card, then the cards put on a card e that was not in one (on top of
+        some column). If t' stays whichever way t leaves, the state is lost too.
         """
         columns, talon, _, reserve_count, _, _, _ = state
         rules = self.rules
@@ -326,15 +357,17 @@ class Problem:
             or not all(columns)  # not a position of play: the reserve refills columns
         ):
             return False
+        depth = RESERVE_LOOKAHEAD if self.techniques.reserve_lookahead else 0
+        return self._doomed(columns, reserve_count, set(talon), set(), depth)
+
+    def _freeze(self, runs: Sequence[bytes], n: int) -> tuple[set[int], list[int]]:
+        """The cards frozen while the reserve's n cards stay, and each run's highest
+        frozen card's index (0 if none above its first card)."""
         rel = self.rel
-        top = self.reserve[reserve_count - 1]
-        exits = {p for card in (top, *(col[0] for col in columns)) for p in _PARENTS[card]}
-        if any(col[-1] in exits for col in columns):
-            return False
-        # The reserve's cards and the cards under a frozen one, each with its suit from it up.
         frozen: set[int] = set()
-        new = set(self.reserve[:reserve_count])
-        while new:
+        new = set(self.reserve[:n])
+        while True:
+            # Each new frozen card's suit from it up, then the cards under a frozen one.
             frozen.update(
                 c
                 for card in new
@@ -342,25 +375,83 @@ class Problem:
                 if rel[c] >= rel[card]
             )
             covers = [
-                max((k for k in range(1, len(col)) if col[k] in frozen), default=0)
-                for col in columns
+                max((k for k in range(1, len(run)) if run[k] in frozen), default=0)
+                for run in runs
             ]
-            new = {
-                card for col, k in zip(columns, covers, strict=True) for card in col[:k]
-            } - frozen
-        if not any(c // 13 == top // 13 and rel[c] < rel[top] for c in frozen):
-            return False
-        if any(col[0] not in frozen for col in columns):
-            return False
-        can_top = {card for col, k in zip(columns, covers, strict=True) for card in col[k:]}
-        rest = set(talon)
-        while not can_top & exits:
-            added = {c for c in rest if can_top.intersection(_PARENTS[c])}
-            if not added:
-                return True
-            can_top |= added
-            rest -= added
-        return False
+            new = {card for run, k in zip(runs, covers, strict=True) for card in run[:k]}
+            new -= frozen
+            if not new:
+                return frozen, covers
+
+    @staticmethod
+    def _last_cards(
+        runs: Sequence[bytes],
+        covers: Sequence[int],
+        seeds: set[int],
+        talon: set[int],
+        stop: set[int] | frozenset[int] = frozenset(),
+    ) -> set[int]:
+        """The cards that can be a last card while the frozen ones stay: `seeds` not
+        under a frozen card, the runs' cards from their highest frozen one up, and
+        the talon's cards that fit on one of those (stops early once one is in
+        `stop`)."""
+        under = {card for run, k in zip(runs, covers, strict=True) for card in run[:k]}
+        last = {card for run, k in zip(runs, covers, strict=True) for card in run[k:]}
+        last |= seeds - under
+        rest = talon - under - last
+        fresh = last
+        while fresh and not last & stop:
+            fresh = {c for c in rest if fresh.intersection(_PARENTS[c])}
+            last |= fresh
+            rest -= fresh
+        return last
+
+    def _below_frozen(self, card: int, frozen: set[int]) -> bool:
+        """Whether a lower card of `card`'s suit is frozen (so that it cannot go up)."""
+        rel = self.rel
+        return any(c // 13 == card // 13 and rel[c] < rel[card] for c in frozen)
+
+    def _top_stays(self, runs: Sequence[bytes], n: int, talon: set[int], seeds: set[int]) -> bool:
+        """Whether the top of the reserve's n cards can never leave it (runs 0-3 are
+        the columns)."""
+        top = self.reserve[n - 1]
+        frozen, covers = self._freeze(runs, n)
+        if not self._below_frozen(top, frozen):
+            return False  # it can go up
+        firsts = [run[0] for run in runs[:4]]
+        if any(card not in frozen for card in firsts):
+            return False  # that column can go up
+        exits = {p for card in (top, *firsts) for p in _PARENTS[card]}
+        return not self._last_cards(runs, covers, seeds, talon, exits) & exits
+
+    def _doomed(
+        self, runs: Sequence[bytes], n: int, talon: set[int], seeds: set[int], depth: int
+    ) -> bool:
+        """`_top_stays`, or (depth > 0) whichever way the top leaves, so does the next
+        card at depth - 1; see `reserve_stuck`."""
+        if n == 1 or not depth:
+            return self._top_stays(runs, n, talon, seeds)
+        top = self.reserve[n - 1]
+        frozen, covers = self._freeze(runs, n)
+        last = self._last_cards(runs, covers, seeds, talon)
+        after = last | {top}
+        alone = bytes((top,))
+
+        def ways() -> Iterator[tuple[Sequence[bytes], set[int], set[int]]]:
+            if not self._below_frozen(top, frozen):  # t goes up
+                yield runs, talon, last
+            for e in _PARENTS[top]:  # t goes onto e
+                if e in last:
+                    yield _put_on(runs, e, alone), talon - {e}, after
+            for i, run in enumerate(runs[:4]):  # a column empties, and t fills it
+                if run[0] not in frozen:  # every card of it goes up
+                    yield (*runs[:i], alone, *runs[i + 1 :]), talon, after
+                for e in _PARENTS[run[0]]:  # it goes onto e
+                    if e in last and e not in run:
+                        moved = _put_on(runs, e, run[: covers[i] + 1])
+                        yield (*moved[:i], alone, *moved[i + 1 :]), talon - {e}, after
+
+        return all(self._doomed(w, n - 1, rest, known, depth - 1) for w, rest, known in ways())
 
     def lost(self, state: State) -> bool:
         """A quick proof that `state` cannot be won (False says nothing).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -226,6 +227,7 @@ def test_verdicts_agree_without_safe_moves(rules: Rules) -> None:
         "dead_ends",
         "restarts",
         "swap_pruning",
+        "reserve_lookahead",
     ],
 )
 def test_verdicts_agree_with_each_technique_off(off: str) -> None:
@@ -276,6 +278,32 @@ def test_verdicts_agree_where_a_stuck_reserve_cuts_the_search(
     check(solve(position, rules, BIG), position, rules, winnable)
     if searcher == "python":
         assert any(cuts)
+
+
+# Found by a sweep of seeds 0-3000: cuts that the top card alone would not make, on the
+# way to a win (1301, 1560) or to a loss (1273, 1393).
+@pytest.mark.parametrize(
+    ("seed", "winnable"), [(1301, True), (1560, True), (1273, False), (1393, False)]
+)
+def test_verdicts_agree_where_looking_deeper_into_the_reserve_cuts_the_search(
+    seed: int, winnable: bool, searcher: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    position, rules = deep_reserve_sample(seed)
+    assert naive_winnable(position, rules, limit=20_000) is winnable
+    stuck = Problem.reserve_stuck
+    top_only = Techniques(reserve_lookahead=False)
+    deeper = []
+
+    def counted(self: Problem, state: State) -> bool:
+        cut = stuck(self, state)
+        if cut and not stuck(replace(self, techniques=top_only), state):
+            deeper.append(state)
+        return cut
+
+    monkeypatch.setattr(Problem, "reserve_stuck", counted)
+    check(solve(position, rules, BIG), position, rules, winnable)
+    if searcher == "python":
+        assert deeper
 
 
 @pytest.mark.parametrize(
@@ -392,8 +420,8 @@ def test_a_reserve_top_that_can_never_leave_loses_at_once(searcher: str) -> None
     talon = _cards("8C 9C 7H TC JC 6S QC KC 6C 8H 9H TH JH KH 4S 5S 7S 9S TS JS QS KS")
     columns = (_cards("7C"), _cards("4C"), _cards("8S"), _cards("3C"))
 
-    def state_of(columns: tuple[bytes, ...], talon: bytes) -> State:
-        return (columns, talon, 0, 5, (1, 13, 5, 2), 1, 0)  # type: ignore[return-value]
+    def state_of(columns: tuple[bytes, ...], talon: bytes, count: int = 5) -> State:
+        return (columns, talon, 0, count, (1, 13, 5, 2), 1, 0)  # type: ignore[return-value]
 
     state = state_of(columns, talon)
     problem = Problem(rules, reserve, 0, 0)
@@ -409,15 +437,26 @@ def test_a_reserve_top_that_can_never_leave_loses_at_once(searcher: str) -> None
     assert proof.nodes > 1
 
     def variant(columns: tuple[bytes, ...], talon: bytes, reserve: bytes) -> bool:
-        return Problem(rules, reserve, 0, 0).reserve_stuck(state_of(columns, talon))
+        state = state_of(columns, talon, len(reserve))
+        return Problem(rules, reserve, 0, 0).reserve_stuck(state)
 
     # 8H covered by a frozen 7C cannot take a column either.
     covered = (_cards("9C 8H 7C"), *columns[1:])
     assert variant(covered, _without(talon, "9C 8H"), reserve)
 
-    # 9C as a column's last card takes 8H from the talon, and the 7C column can follow.
+    # 9C as a column's last card takes 8H from the talon, and the 7C column can follow:
+    # 5C can leave then, but QH cannot after it (seen by looking one card deeper), and
+    # the state is lost indeed. Without QH, 6H 3S and 2C go up after 5C, and it is won.
     nine = (*columns[:3], _cards("9C"))
-    assert not variant(nine, _without(talon, "9C") + _cards("3C"), reserve)
+    nine_talon = _without(talon, "9C") + _cards("3C")
+    top_only = Problem(rules, reserve, 0, 0, Techniques(reserve_lookahead=False))
+    assert not top_only.reserve_stuck(state_of(nine, nine_talon))
+    assert variant(nine, nine_talon, reserve)
+    assert slow.solve_state(state_of(nine, nine_talon), BIG).verdict is Verdict.UNWINNABLE
+    without_qh = (nine, nine_talon + _cards("QH"), _cards("2C 3S 6H 5C"))
+    assert not variant(*without_qh)
+    fewer = Solver(Problem(rules, without_qh[2], 0, 0, Techniques(dead_ends=False)))
+    assert fewer.solve_state(state_of(nine, without_qh[1], 4), BIG).verdict is Verdict.WON
     # 2C on top of the reserve goes up.
     assert not variant(columns, talon, _cards("3S 6H QH 5C 2C"))
     # Whole-column moves without returns, whatever the draw, passes or empty columns.
