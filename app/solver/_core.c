@@ -425,7 +425,8 @@ static uint64_t freeze(const Rules *r, const Runs *p, uint64_t frozen, int *cove
         added = 0;
         for (int i = 0; i < p->count; i++) {
             int k = p->len[i] - 1;
-            while (k > cover[i] && !(frozen >> p->cards[i][k] & 1)) k--;
+            if (!(p->below[i][k + 1] & ~p->below[i][cover[i] + 1] & frozen)) continue;
+            while (!(frozen >> p->cards[i][k] & 1)) k--;
             added |= p->below[i][k];
             cover[i] = k;
         }
