@@ -333,19 +333,21 @@ class Problem:
         can be one (the reserve keeps its cards until T). If none of t's ways is
         open, T never comes (`_top_stays`).
 
-        If some are, the test looks RESERVE_LOOKAHEAD cards deeper (`_doomed`):
-        whichever way t leaves, can the next card t' leave after it? Until t' leaves
-        at T', what held until T about the columns still holds of the cards frozen
-        for T' (the cards under one that stays until T' were under it all along),
-        and each way fixes a little more: t on a card e, or a column's cards from
-        its highest frozen one down put on a card e, cover e from then on (so e stays
-        until T' if a frozen card covers it); an emptied column holds t alone. A
-        card can be a last card between T and T' only if it could be one before T
-        or is t, and is not under a card frozen for T', or is above the highest
-        frozen card of a column as the way leaves it, or is in the talon and fits on
-        such a card. The columns are known as "runs": the four columns from their
-        first card, then the cards put on a card e that was not in one (on top of
-        some column). If t' stays whichever way t leaves, the state is lost too.
+        If some are, the test looks up to RESERVE_LOOKAHEAD cards deeper
+        (`_doomed`): whichever way t leaves, can the next card t' ever leave after
+        it, at some T'? Call frozen for T' the cards that cannot go up before T',
+        found as above from the reserve's other cards: a card under one of them now
+        stays under it until T'. Each way of leaving fixes a little more: t on a card
+        e (the cards above e have gone up), or the cards of an emptying column from
+        its highest frozen one down put on a card e, cover e from then on, and the
+        emptied column holds t alone. A card can be a column's last card between T
+        and T' only if it is not under a card frozen for T' and could be one before
+        T, or is t, or lies above the highest frozen card of its column as the way
+        leaves it, or is in the talon and fits on such a card. The columns are kept
+        as "runs": the four columns from their first card, then the cards put on a
+        card e that was in none (on top of some column). If t' stays whichever way t
+        leaves (asked in turn of the card after t', to the depth), the state is lost
+        too.
         """
         columns, talon, _, reserve_count, _, _, _ = state
         rules = self.rules
