@@ -56,6 +56,36 @@ _BIT = [1 << c for c in range(52)]
 RESERVE_LOOKAHEAD = 2
 
 
+_SUIT_BITS = [0x1FFF << 13 * suit for suit in range(4)]
+_PARENT_BITS = [_BIT[a] | _BIT[b] for a, b in _PARENTS]
+
+
+def _bits(cards: bytes) -> int:
+    """Cards as bits."""
+    mask = 0
+    for card in cards:
+        mask |= _BIT[card]
+    return mask
+
+
+def _cards_of(mask: int) -> Iterator[int]:
+    """The cards of a bit mask."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _children_of(mask: int) -> int:
+    """The cards that go on any card of `mask` (one rank lower, other colour): the red
+    ranks (diamonds, hearts) shifted down one, as clubs and spades; the black as red."""
+    red = (mask >> 13 | mask >> 26) & 0x1FFF
+    black = (mask | mask >> 39) & 0x1FFF
+    red = (red >> 1 | red << 12) & 0x1FFF
+    black = (black >> 1 | black << 12) & 0x1FFF
+    return red | red << 39 | black << 13 | black << 26
+
+
 def _put_on(runs: Sequence[bytes], e: int, more: bytes) -> tuple[bytes, ...]:
     """`runs` with `more` put on card e: on e's run, cut after it, or (if e is in
     none) as a new run on top of some column, e first."""
@@ -111,6 +141,7 @@ class Problem:
     base_suit: int
     techniques: Techniques = ALL_TECHNIQUES
     rel: tuple[int, ...] = field(init=False, repr=False)
+    _from: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _reach: dict[tuple[int, int, bool], list[tuple[int, int, int]]] = field(
         init=False, repr=False, compare=False
     )
@@ -122,6 +153,12 @@ class Problem:
         start = self.start_rank
         rel = tuple((c % 13 - start) % 13 for c in range(52))
         object.__setattr__(self, "rel", rel)
+        # The cards of each card's suit from it up (from the start rank), as card bits.
+        suit_from = tuple(
+            sum(_BIT[d] for d in range(c // 13 * 13, c // 13 * 13 + 13) if rel[d] >= rel[c])
+            for c in range(52)
+        )
+        object.__setattr__(self, "_from", suit_from)
         object.__setattr__(self, "_reach", {})
         object.__setattr__(self, "_inverted", {})
 
@@ -360,75 +397,73 @@ class Problem:
         ):
             return False
         depth = RESERVE_LOOKAHEAD if self.techniques.reserve_lookahead else 0
-        return self._doomed(columns, reserve_count, set(talon), set(), depth)
+        return self._doomed(columns, reserve_count, _bits(talon), 0, depth)
 
-    def _freeze(self, runs: Sequence[bytes], n: int) -> tuple[set[int], list[int]]:
+    # The reserve test works on card sets as bit masks (bit c for card c), like the core.
+
+    def _freeze(self, runs: Sequence[bytes], n: int) -> tuple[int, list[int]]:
         """The cards frozen while the reserve's n cards stay, and each run's highest
         frozen card's index (0 if none above its first card)."""
-        rel = self.rel
-        frozen: set[int] = set()
-        new = set(self.reserve[:n])
+        suit_from = self._from
+        frozen = 0
+        for card in self.reserve[:n]:
+            frozen |= suit_from[card]
+        covers = [0] * len(runs)
         while True:
-            # Each new frozen card's suit from it up, then the cards under a frozen one.
-            frozen.update(
-                c
-                for card in new
-                for c in range(card // 13 * 13, card // 13 * 13 + 13)
-                if rel[c] >= rel[card]
-            )
-            covers = [
-                max((k for k in range(1, len(run)) if run[k] in frozen), default=0)
-                for run in runs
-            ]
-            new = {card for run, k in zip(runs, covers, strict=True) for card in run[:k]}
-            new -= frozen
-            if not new:
+            # The cards under a frozen one, then each new frozen card's suit from it up.
+            added = 0
+            for i, run in enumerate(runs):
+                k = len(run) - 1
+                while k > covers[i] and not frozen >> run[k] & 1:
+                    k -= 1
+                added |= _bits(run[covers[i] : k])
+                covers[i] = k
+            added &= ~frozen
+            if not added:
                 return frozen, covers
+            for card in _cards_of(added):
+                frozen |= suit_from[card]
 
     @staticmethod
     def _last_cards(
-        runs: Sequence[bytes],
-        covers: Sequence[int],
-        seeds: set[int],
-        talon: set[int],
-        stop: set[int] | frozenset[int] = frozenset(),
-    ) -> set[int]:
+        runs: Sequence[bytes], covers: Sequence[int], seeds: int, talon: int, stop: int = 0
+    ) -> int:
         """The cards that can be a last card while the frozen ones stay: `seeds` not
         under a frozen card, the runs' cards from their highest frozen one up, and
         the talon's cards that fit on one of those (stops early once one is in
         `stop`)."""
-        under = {card for run, k in zip(runs, covers, strict=True) for card in run[:k]}
-        last = {card for run, k in zip(runs, covers, strict=True) for card in run[k:]}
-        last |= seeds - under
-        rest = talon - under - last
+        under = last = 0
+        for run, k in zip(runs, covers, strict=True):
+            under |= _bits(run[:k])
+            last |= _bits(run[k:])
+        last |= seeds & ~under
+        rest = talon & ~under & ~last
         fresh = last
         while fresh and not last & stop:
-            fresh = {c for c in rest if fresh.intersection(_PARENTS[c])}
+            fresh = _children_of(fresh) & rest
             last |= fresh
-            rest -= fresh
+            rest &= ~fresh
         return last
 
-    def _below_frozen(self, card: int, frozen: set[int]) -> bool:
-        """Whether a lower card of `card`'s suit is frozen (so that it cannot go up)."""
-        rel = self.rel
-        return any(c // 13 == card // 13 and rel[c] < rel[card] for c in frozen)
+    def _can_go_up(self, card: int, frozen: int) -> bool:
+        """Whether no lower card of `card`'s suit is frozen."""
+        return not frozen & _SUIT_BITS[card // 13] & ~self._from[card]
 
-    def _top_stays(self, runs: Sequence[bytes], n: int, talon: set[int], seeds: set[int]) -> bool:
+    def _top_stays(self, runs: Sequence[bytes], n: int, talon: int, seeds: int) -> bool:
         """Whether the top of the reserve's n cards can never leave it (runs 0-3 are
         the columns)."""
         top = self.reserve[n - 1]
         frozen, covers = self._freeze(runs, n)
-        if not self._below_frozen(top, frozen):
-            return False  # it can go up
-        firsts = [run[0] for run in runs[:4]]
-        if any(card not in frozen for card in firsts):
-            return False  # that column can go up
-        exits = {p for card in (top, *firsts) for p in _PARENTS[card]}
+        if self._can_go_up(top, frozen):
+            return False
+        exits = _PARENT_BITS[top]
+        for run in runs[:4]:
+            if not frozen >> run[0] & 1:
+                return False  # that column can go up
+            exits |= _PARENT_BITS[run[0]]
         return not self._last_cards(runs, covers, seeds, talon, exits) & exits
 
-    def _doomed(
-        self, runs: Sequence[bytes], n: int, talon: set[int], seeds: set[int], depth: int
-    ) -> bool:
+    def _doomed(self, runs: Sequence[bytes], n: int, talon: int, seeds: int, depth: int) -> bool:
         """`_top_stays`, or (depth > 0) whichever way the top leaves, so does the next
         card at depth - 1; see `reserve_stuck`."""
         if n == 1 or not depth:
@@ -436,22 +471,22 @@ class Problem:
         top = self.reserve[n - 1]
         frozen, covers = self._freeze(runs, n)
         last = self._last_cards(runs, covers, seeds, talon)
-        after = last | {top}
+        after = last | _BIT[top]
         alone = bytes((top,))
 
-        def ways() -> Iterator[tuple[Sequence[bytes], set[int], set[int]]]:
-            if not self._below_frozen(top, frozen):  # t goes up
+        def ways() -> Iterator[tuple[Sequence[bytes], int, int]]:
+            if self._can_go_up(top, frozen):  # t goes up
                 yield runs, talon, last
             for e in _PARENTS[top]:  # t goes onto e
-                if e in last:
-                    yield _put_on(runs, e, alone), talon - {e}, after
+                if last >> e & 1:
+                    yield _put_on(runs, e, alone), talon & ~_BIT[e], after
             for i, run in enumerate(runs[:4]):  # a column empties, and t fills it
-                if run[0] not in frozen:  # every card of it goes up
+                if not frozen >> run[0] & 1:  # every card of it goes up
                     yield (*runs[:i], alone, *runs[i + 1 :]), talon, after
                 for e in _PARENTS[run[0]]:  # it goes onto e
-                    if e in last and e not in run:
+                    if last >> e & 1 and e not in run:
                         moved = _put_on(runs, e, run[: covers[i] + 1])
-                        yield (*moved[:i], alone, *moved[i + 1 :]), talon - {e}, after
+                        yield (*moved[:i], alone, *moved[i + 1 :]), talon & ~_BIT[e], after
 
         return all(self._doomed(w, n - 1, rest, known, depth - 1) for w, rest, known in ways())
 
