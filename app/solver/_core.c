@@ -416,8 +416,8 @@ static void make_below(const uint8_t *cards, int from, int to, uint64_t *below) 
     for (int k = from; k < to; k++) below[k + 1] = below[k] | 1ULL << cards[k];
 }
 
-/* `frozen` closed under "a card under a frozen one, and its suit from it up"; cover[i]:
-   run i's highest frozen card's index (0 if none above its first card). */
+/* board.Problem._freeze: `frozen` closed under "a card under a frozen one, and its suit from
+   it up"; cover[i]: run i's highest frozen card's index (0 if none above its first card). */
 static uint64_t freeze(const Rules *r, const Runs *p, uint64_t frozen, int *cover) {
     uint64_t added;
     for (int i = 0; i < p->count; i++) cover[i] = 0;
@@ -436,7 +436,8 @@ static uint64_t freeze(const Rules *r, const Runs *p, uint64_t frozen, int *cove
     return frozen;
 }
 
-/* The cards that go on any of `cards`: each one rank lower in the other colour. */
+/* board._children_of: the cards that go on any of `cards`, one rank lower in the other
+   colour. */
 static uint64_t children_of(uint64_t cards) {
     uint64_t red = (cards >> 13 | cards >> 26) & 0x1fff, black = (cards | cards >> 39) & 0x1fff;
     red = (red >> 1 | red << 12) & 0x1fff;
@@ -444,9 +445,9 @@ static uint64_t children_of(uint64_t cards) {
     return red | red << 39 | black << 13 | black << 26;
 }
 
-/* The cards that can be a last card while the frozen ones stay: `seeds` that are not
-   under a frozen card, the runs' cards from their highest frozen one up, and the talon's
-   cards that fit on one of those (stops early once one is in `stop`). */
+/* board.Problem._last_cards: the cards that can be a last card while the frozen ones stay:
+   `seeds` that are not under a frozen card, the runs' cards from their highest frozen one
+   up, and the talon's cards that fit on one of those (stops early once one is in `stop`). */
 static uint64_t last_cards(const Runs *p, const int *cover, uint64_t seeds, uint64_t talon,
                            uint64_t stop) {
     uint64_t last = 0, under = 0;
@@ -464,6 +465,7 @@ static uint64_t last_cards(const Runs *p, const int *cover, uint64_t seeds, uint
     return last;
 }
 
+/* The cards of `card`'s suit below it (board.Problem._can_go_up: none of them frozen). */
 static uint64_t suit_below(const Rules *r, int card) {
     return 0x1fffULL << 13 * (card / 13) & ~r->from[card];
 }
