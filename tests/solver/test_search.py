@@ -255,55 +255,44 @@ def deep_reserve_sample(seed: int) -> tuple[Position, Rules]:
     return position, rules
 
 
-# Found by a sweep of seeds 0-1200: the search proved a reserve stuck on its way to a win
-# (99, 149, 931, 1036) or to a loss (96, 122).
+# Found by sweeps: the search proved a reserve stuck on its way to a win (99, 149, 931,
+# 1036) or to a loss (96, 122) (seeds 0-1200); and, where `deeper`, made cuts that the top
+# card alone would not, on the way to a win (1301, 1560) or to a loss (1273, 1393) (seeds
+# 0-3000).
 @pytest.mark.parametrize(
-    ("seed", "winnable"),
-    [(99, True), (149, True), (931, True), (1036, True), (96, False), (122, False)],
+    ("seed", "winnable", "deeper"),
+    [
+        (99, True, False),
+        (149, True, False),
+        (931, True, False),
+        (1036, True, False),
+        (96, False, False),
+        (122, False, False),
+        (1301, True, True),
+        (1560, True, True),
+        (1273, False, True),
+        (1393, False, True),
+    ],
 )
 def test_verdicts_agree_where_a_stuck_reserve_cuts_the_search(
-    seed: int, winnable: bool, searcher: str, monkeypatch: pytest.MonkeyPatch
+    seed: int, winnable: bool, deeper: bool, searcher: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     position, rules = deep_reserve_sample(seed)
     assert naive_winnable(position, rules, limit=20_000) is winnable
     stuck = Problem.reserve_stuck
+    top_only = Techniques(reserve_lookahead=False)
     cuts = []
 
     def counted(self: Problem, state: State) -> bool:
         cut = stuck(self, state)
-        cuts.append(cut)
+        # Where `deeper`, count only the cuts that need the lookahead.
+        cuts.append(cut and not (deeper and stuck(replace(self, techniques=top_only), state)))
         return cut
 
     monkeypatch.setattr(Problem, "reserve_stuck", counted)
     check(solve(position, rules, BIG), position, rules, winnable)
     if searcher == "python":
         assert any(cuts)
-
-
-# Found by a sweep of seeds 0-3000: cuts that the top card alone would not make, on the
-# way to a win (1301, 1560) or to a loss (1273, 1393).
-@pytest.mark.parametrize(
-    ("seed", "winnable"), [(1301, True), (1560, True), (1273, False), (1393, False)]
-)
-def test_verdicts_agree_where_looking_deeper_into_the_reserve_cuts_the_search(
-    seed: int, winnable: bool, searcher: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    position, rules = deep_reserve_sample(seed)
-    assert naive_winnable(position, rules, limit=20_000) is winnable
-    stuck = Problem.reserve_stuck
-    top_only = Techniques(reserve_lookahead=False)
-    deeper = []
-
-    def counted(self: Problem, state: State) -> bool:
-        cut = stuck(self, state)
-        if cut and not stuck(replace(self, techniques=top_only), state):
-            deeper.append(state)
-        return cut
-
-    monkeypatch.setattr(Problem, "reserve_stuck", counted)
-    check(solve(position, rules, BIG), position, rules, winnable)
-    if searcher == "python":
-        assert deeper
 
 
 @pytest.mark.parametrize(
