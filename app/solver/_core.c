@@ -484,38 +484,32 @@ static int top_stays(const Rules *r, const Runs *p, int n, uint64_t talon, uint6
     return !(last_cards(p, cover, seeds, talon, exits) & exits);
 }
 
+/* The run that holds `card`, or -1. */
+static int run_with(const Runs *p, int card) {
+    for (int j = 0; j < p->count; j++)
+        if (p->below[j][p->len[j]] >> card & 1) return j;
+    return -1;
+}
+
 /* board._put_on: puts `more` (m cards) on card e, on its run, cut after it, or, if e is in
    none, as a new run on top of some column, e first. */
 static void put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
-    int j = 0, q = -1;
-    for (; j < p->count && q < 0; j++)
-        for (int k = 0; k < p->len[j]; k++)
-            if (p->cards[j][k] == e) {
-                q = k;
-                break;
-            }
+    int j = run_with(p, e), q = 0;
     made->below[0] = 0;
-    if (q >= 0) {
-        j--;
+    if (j >= 0) {
+        while (p->cards[j][q] != e) q++;
         memcpy(made->cards, p->cards[j], (size_t)q + 1);
         memcpy(made->below, p->below[j], ((size_t)q + 2) * sizeof(uint64_t));
     } else {
         j = p->count++;
         made->cards[0] = (uint8_t)e;
         made->below[1] = 1ULL << e;
-        q = 0;
     }
     memcpy(made->cards + q + 1, more, (size_t)m);
     make_below(made->cards, q + 1, q + 1 + m, made->below);
     p->cards[j] = made->cards;
     p->below[j] = made->below;
     p->len[j] = q + 1 + m;
-}
-
-static int run_with(const Runs *p, int card) {
-    for (int j = 0; j < p->count; j++)
-        if (p->below[j][p->len[j]] >> card & 1) return j;
-    return -1;
 }
 
 /* Run i as the single card t. */
