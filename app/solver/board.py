@@ -142,6 +142,7 @@ class Problem:
     techniques: Techniques = ALL_TECHNIQUES
     rel: tuple[int, ...] = field(init=False, repr=False)
     _from: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _frozen_by: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _reach: dict[tuple[int, int, bool], list[tuple[int, int, int]]] = field(
         init=False, repr=False, compare=False
     )
@@ -159,6 +160,11 @@ class Problem:
             for c in range(52)
         )
         object.__setattr__(self, "_from", suit_from)
+        # By reserve count: its cards' suits from them up.
+        frozen_by = [0]
+        for card in self.reserve:
+            frozen_by.append(frozen_by[-1] | suit_from[card])
+        object.__setattr__(self, "_frozen_by", tuple(frozen_by))
         object.__setattr__(self, "_reach", {})
         object.__setattr__(self, "_inverted", {})
 
@@ -405,9 +411,7 @@ class Problem:
         """The cards frozen while the reserve's n cards stay, and each run's highest
         frozen card's index (0 if none above its first card)."""
         suit_from = self._from
-        frozen = 0
-        for card in self.reserve[:n]:
-            frozen |= suit_from[card]
+        frozen = self._frozen_by[n]
         covers = [0] * len(runs)
         while True:
             # The cards under a frozen one, then each new frozen card's suit from it up.
