@@ -355,7 +355,6 @@ static void settle(const Rules *r, Work *w, int cascade) {
     }
 }
 
-/* board.Problem._deadlocked */
 /* `deadlocked`'s play-out: send up any column's last card that is the lowest of its suit
    still in the columns (`left`, per suit by rank from the start rank; `ends`: each column's
    length); whether cards are left then. */
@@ -379,6 +378,7 @@ static int cards_left(const Rules *r, const uint8_t *const *cols, int *ends, int
     return 0;
 }
 
+/* board.Problem._deadlocked */
 static int deadlocked(const Rules *r, const Work *w) {
     /* The columns hold every card not in the talon, the reserve or on a foundation. */
     uint64_t elsewhere = w->cards | r->reserve_mask[w->reserve];

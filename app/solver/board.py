@@ -392,9 +392,10 @@ class Problem:
         as "runs": the four columns from their first card, then the cards put on a
         card e that was in none (on top of some column). If t' stays whichever way t
         leaves (asked in turn of the card after t', to the depth), the state is lost
-        too. The way t leaves counts here: t put on a low card of one suit while it
-        waits for a card of its own suit under a high one of the first deadlocks
-        them, which the runs show at T' as a certain deadlock.
+        too. Here the way t leaves can itself lose: say t waits for a lower card of
+        its suit that lies under a high card of another suit, and t is put on a low
+        card of that other suit. Then each waits for the next, which the runs show
+        at T' as a certain deadlock.
         """
         columns, talon, _, reserve_count, _, _, _ = state
         rules = self.rules
