@@ -355,29 +355,6 @@ static void settle(const Rules *r, Work *w, int cascade) {
     }
 }
 
-/* `deadlocked`'s play-out: send up any column's last card that is the lowest of its suit
-   still in the columns (`left`, per suit by rank from the start rank; `ends`: each column's
-   length); whether cards are left then. */
-static int cards_left(const Rules *r, const uint8_t *const *cols, int *ends, int count,
-                      unsigned *left) {
-    int moved = 1;
-    while (moved) {
-        moved = 0;
-        for (int i = 0; i < count; i++)
-            while (ends[i]) {
-                int card = cols[i][ends[i] - 1];
-                unsigned ranks = left[card / 13];
-                if ((ranks & -ranks) != r->rank_bit[card]) break;
-                left[card / 13] = ranks & (ranks - 1);
-                ends[i]--;
-                moved = 1;
-            }
-    }
-    for (int i = 0; i < count; i++)
-        if (ends[i]) return 1;
-    return 0;
-}
-
 /* board.Problem._deadlocked */
 static int deadlocked(const Rules *r, const Work *w) {
     /* The columns hold every card not in the talon, the reserve or on a foundation. */
@@ -399,12 +376,21 @@ static int deadlocked(const Rules *r, const Work *w) {
         ranks = (ranks >> r->start_rank | ranks << (13 - r->start_rank)) & 0x1fff;
         left[suit] = ranks & ~((1u << w->found[suit]) - 1); /* by rank from the start */
     }
-    const uint8_t *cols[4];
-    for (int i = 0; i < 4; i++) {
-        cols[i] = w->col[i];
-        ends[i] = w->len[i];
+    for (int i = 0; i < 4; i++) ends[i] = w->len[i];
+    int moved = 1;
+    while (moved) {
+        moved = 0;
+        for (int i = 0; i < 4; i++)
+            while (ends[i]) {
+                int card = w->col[i][ends[i] - 1];
+                unsigned ranks = left[card / 13];
+                if ((ranks & -ranks) != r->rank_bit[card]) break;
+                left[card / 13] = ranks & (ranks - 1);
+                ends[i]--;
+                moved = 1;
+            }
     }
-    return cards_left(r, cols, ends, 4, left);
+    return ends[0] || ends[1] || ends[2] || ends[3];
 }
 
 #define LOOKAHEAD 2 /* board.RESERVE_LOOKAHEAD */
@@ -450,23 +436,6 @@ static uint64_t freeze(const Rules *r, const Runs *p, uint64_t frozen, int *cove
     return frozen;
 }
 
-/* board.Problem._certain_deadlock: the cards frozen, or under a frozen one, stay in their
-   runs' order until the moment the test speaks of, and after it until they go up; if those
-   cards alone can never all go up (`deadlocked`), no line wins. */
-static int certain_deadlock(const Rules *r, const Runs *p, uint64_t frozen, const int *cover) {
-    int rises = 0, ends[MAX_RUNS];
-    unsigned left[4] = {0, 0, 0, 0};
-    for (int i = 0; i < p->count; i++) {
-        const uint8_t *cards = p->cards[i];
-        ends[i] = frozen >> cards[cover[i]] & 1 ? cover[i] + 1 : 0;
-        for (int k = 0; k < ends[i]; k++) {
-            left[cards[k] / 13] |= r->rank_bit[cards[k]];
-            rises |= k && r->rel[cards[k]] > r->rel[cards[k - 1]];
-        }
-    }
-    return rises && cards_left(r, p->cards, ends, p->count, left);
-}
-
 /* board._children_of: the cards that go on any of `cards`, one rank lower in the other
    colour. */
 static uint64_t children_of(uint64_t cards) {
@@ -506,7 +475,6 @@ static uint64_t suit_below(const Rules *r, int card) {
 static int top_stays(const Rules *r, const Runs *p, int n, uint64_t talon, uint64_t seeds) {
     int t = r->reserve[n - 1], cover[MAX_RUNS];
     uint64_t frozen = freeze(r, p, r->frozen_by[n], cover);
-    if (certain_deadlock(r, p, frozen, cover)) return 1;
     if (!(frozen & suit_below(r, t))) return 0; /* t can go up */
     uint64_t exits = PARENTS[t];
     for (int i = 0; i < 4; i++) {
@@ -559,7 +527,6 @@ static int doomed(const Rules *r, const Runs *cols, int n, uint64_t talon, uint6
     if (n == 1 || !depth) return top_stays(r, cols, n, talon, seeds);
     int t = r->reserve[n - 1], cover[MAX_RUNS];
     uint64_t frozen = freeze(r, cols, r->frozen_by[n], cover);
-    if (certain_deadlock(r, cols, frozen, cover)) return 1;
     uint64_t last = last_cards(cols, cover, seeds, talon, 0), after = last | 1ULL << t;
     uint8_t card = (uint8_t)t;
     uint64_t one[2];

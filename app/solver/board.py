@@ -374,9 +374,7 @@ class Problem:
         lies in a column no lower than its highest frozen card above the first
         (the cards above it may go up), or is in the talon and fits on a card that
         can be one (the reserve keeps its cards until T). If none of t's ways is
-        open, T never comes (`_top_stays`). Nor is it any use if the frozen cards,
-        with the cards under them, can never all go up (`_certain_deadlock`): they
-        are in the columns at T in the order they have now.
+        open, T never comes (`_top_stays`).
 
         If some are, the test looks up to RESERVE_LOOKAHEAD cards deeper
         (`_doomed`): whichever way t leaves, can the next card t' ever leave after
@@ -392,10 +390,7 @@ class Problem:
         as "runs": the four columns from their first card, then the cards put on a
         card e that was in none (on top of some column). If t' stays whichever way t
         leaves (asked in turn of the card after t', to the depth), the state is lost
-        too. Here the way t leaves can itself lose: say t waits for a lower card of
-        its suit that lies under a high card of another suit, and t is put on a low
-        card of that other suit. Then each waits for the next, which the runs show
-        at T' as a certain deadlock.
+        too.
         """
         columns, talon, _, reserve_count, _, _, _ = state
         rules = self.rules
@@ -454,14 +449,6 @@ class Problem:
             rest &= ~fresh
         return last
 
-    def _certain_deadlock(self, runs: Sequence[bytes], frozen: int, covers: Sequence[int]) -> bool:
-        """Whether the cards sure to be in the runs at the moment in question (the frozen
-        ones and those under them) can never all go up (`_deadlocked`). They keep their
-        runs' order until then, and after it until they go up, so then no line wins."""
-        return self._deadlocked(
-            tuple(run[: k + 1] for run, k in zip(runs, covers, strict=True) if frozen >> run[k] & 1)
-        )
-
     def _can_go_up(self, card: int, frozen: int) -> bool:
         """Whether no lower card of `card`'s suit is frozen."""
         return not frozen & _SUIT_BITS[card // 13] & ~self._from[card]
@@ -471,8 +458,6 @@ class Problem:
         the columns)."""
         top = self.reserve[n - 1]
         frozen, covers = self._freeze(runs, n)
-        if self._certain_deadlock(runs, frozen, covers):
-            return True
         if self._can_go_up(top, frozen):
             return False
         exits = _PARENT_BITS[top]
@@ -489,8 +474,6 @@ class Problem:
             return self._top_stays(runs, n, talon, seeds)
         top = self.reserve[n - 1]
         frozen, covers = self._freeze(runs, n)
-        if self._certain_deadlock(runs, frozen, covers):
-            return True
         last = self._last_cards(runs, covers, seeds, talon)
         after = last | _BIT[top]
         alone = bytes((top,))
@@ -548,7 +531,7 @@ class Problem:
                 return True
         return False
 
-    def _deadlocked(self, columns: Sequence[bytes]) -> bool:
+    def _deadlocked(self, columns: Columns) -> bool:
         """With whole-column moves only: the columns' cards can never all go up.
 
         A card leaves its column only to its foundation, or together with all the
