@@ -1,6 +1,7 @@
 """Solver figures: verdicts and times over a range of deals, and hint times in mid-game.
 
-    .venv/bin/python bench/solver.py [--deals 0-499] [--seconds 10] [--jobs 2] [--hints 40]
+    .venv/bin/python bench/solver.py [--deals 0-499] [--seconds 10] [--threads 2] [--jobs 1]
+                                     [--hints 40]
     .venv/bin/python bench/solver.py --ablate 100000 --deals 0-49
     CANFIELD_SOLVER=python .venv/bin/python bench/solver.py ...  (the Python search)
 
@@ -35,10 +36,13 @@ CONFIGS = {
 }
 
 
-def bench_deals(numbers: range, seconds: float, jobs: int) -> dict[str, list[int]]:
+def bench_deals(numbers: range, seconds: float, threads: int, jobs: int) -> dict[str, list[int]]:
     """Print the verdict table; return each rule set's won deal numbers."""
-    budget = Budget(nodes=10**9, seconds=seconds)
-    print(f"deals {numbers.start}-{numbers.stop - 1}, {seconds:g} s per deal, {jobs} processes")
+    budget = Budget(nodes=10**9, seconds=seconds, threads=threads)
+    print(
+        f"deals {numbers.start}-{numbers.stop - 1}, {seconds:g} s per deal, "
+        f"{threads} threads per deal, {jobs} processes"
+    )
     print(
         f"{'rules':<16}{'won':>7}{'lost':>7}{'unknown':>9}{'decided':>9}"
         f"{'median':>9}{'p95':>9}{'max':>8}{'nodes p50':>10}{'p95':>9}{'peak MiB':>9}{'wall':>7}"
@@ -132,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="solver figures")
     parser.add_argument("--deals", default="0-499", help="deal numbers START-END")
     parser.add_argument("--seconds", type=float, default=10.0, help="budget per deal")
-    parser.add_argument("--jobs", type=int, default=2, help="processes")
+    parser.add_argument("--threads", type=int, default=2, help="threads per deal (1 or 2)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument("--hints", type=int, default=40, help="hint positions per row (0: none)")
     parser.add_argument(
         "--ablate",
@@ -145,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.ablate:
         ablate(parse_range(args.deals), args.ablate, args.jobs)
         return 0
-    won = bench_deals(parse_range(args.deals), args.seconds, args.jobs)
+    won = bench_deals(parse_range(args.deals), args.seconds, args.threads, args.jobs)
     if args.hints:
         bench_hints(won, args.hints)
     return 0

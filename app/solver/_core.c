@@ -36,6 +36,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -166,6 +167,7 @@ typedef struct {
     uint64_t reserve_mask[53]; /* by reserve count: its cards */
     uint64_t from[52];         /* the cards of each card's suit from it up (from the start rank) */
     uint64_t frozen_by[53];    /* by reserve count: its cards' suits from them up */
+    int lookahead, certain;    /* the reserve test's (board.Problem.reserve_stuck) */
     /* the talon order of the current search (or of the state being converted) */
     int order_size;
     uint8_t order[64];
@@ -355,6 +357,29 @@ static void settle(const Rules *r, Work *w, int cascade) {
     }
 }
 
+/* `deadlocked`'s play-out: send up any column's last card that is the lowest of its suit
+   still in the columns (`left`, per suit by rank from the start rank; `ends`: each column's
+   length); whether cards are left then. */
+static int cards_left(const Rules *r, const uint8_t *const *cols, int *ends, int count,
+                      unsigned *left) {
+    int moved = 1;
+    while (moved) {
+        moved = 0;
+        for (int i = 0; i < count; i++)
+            while (ends[i]) {
+                int card = cols[i][ends[i] - 1];
+                unsigned ranks = left[card / 13];
+                if ((ranks & -ranks) != r->rank_bit[card]) break;
+                left[card / 13] = ranks & (ranks - 1);
+                ends[i]--;
+                moved = 1;
+            }
+    }
+    for (int i = 0; i < count; i++)
+        if (ends[i]) return 1;
+    return 0;
+}
+
 /* board.Problem._deadlocked */
 static int deadlocked(const Rules *r, const Work *w) {
     /* The columns hold every card not in the talon, the reserve or on a foundation. */
@@ -376,25 +401,17 @@ static int deadlocked(const Rules *r, const Work *w) {
         ranks = (ranks >> r->start_rank | ranks << (13 - r->start_rank)) & 0x1fff;
         left[suit] = ranks & ~((1u << w->found[suit]) - 1); /* by rank from the start */
     }
-    for (int i = 0; i < 4; i++) ends[i] = w->len[i];
-    int moved = 1;
-    while (moved) {
-        moved = 0;
-        for (int i = 0; i < 4; i++)
-            while (ends[i]) {
-                int card = w->col[i][ends[i] - 1];
-                unsigned ranks = left[card / 13];
-                if ((ranks & -ranks) != r->rank_bit[card]) break;
-                left[card / 13] = ranks & (ranks - 1);
-                ends[i]--;
-                moved = 1;
-            }
+    const uint8_t *cols[4];
+    for (int i = 0; i < 4; i++) {
+        cols[i] = w->col[i];
+        ends[i] = w->len[i];
     }
-    return ends[0] || ends[1] || ends[2] || ends[3];
+    return cards_left(r, cols, ends, 4, left);
 }
 
-#define LOOKAHEAD 2 /* board.RESERVE_LOOKAHEAD */
-#define MAX_RUNS (4 + LOOKAHEAD) /* each level adds a run at most */
+#define LOOKAHEAD 2     /* board.RESERVE_LOOKAHEAD */
+#define MAX_LOOKAHEAD 8 /* board.MAX_RESERVE_LOOKAHEAD */
+#define MAX_RUNS (4 + MAX_LOOKAHEAD) /* each level adds a run at most */
 
 /* Column cards as the reserve test sees them: runs of cards, the first four of them the
    columns from their first card (the others lie somewhere on top of a column);
@@ -436,6 +453,23 @@ static uint64_t freeze(const Rules *r, const Runs *p, uint64_t frozen, int *cove
     return frozen;
 }
 
+/* board.Problem._certain_deadlock: the cards frozen, or under a frozen one, stay in their
+   runs' order until the moment the test speaks of, and after it until they go up; if those
+   cards alone can never all go up (`deadlocked`), no line wins. */
+static int certain_deadlock(const Rules *r, const Runs *p, uint64_t frozen, const int *cover) {
+    int rises = 0, ends[MAX_RUNS];
+    unsigned left[4] = {0, 0, 0, 0};
+    for (int i = 0; i < p->count; i++) {
+        const uint8_t *cards = p->cards[i];
+        ends[i] = frozen >> cards[cover[i]] & 1 ? cover[i] + 1 : 0;
+        for (int k = 0; k < ends[i]; k++) {
+            left[cards[k] / 13] |= r->rank_bit[cards[k]];
+            rises |= k && r->rel[cards[k]] > r->rel[cards[k - 1]];
+        }
+    }
+    return rises && cards_left(r, p->cards, ends, p->count, left);
+}
+
 /* board._children_of: the cards that go on any of `cards`, one rank lower in the other
    colour. */
 static uint64_t children_of(uint64_t cards) {
@@ -472,9 +506,11 @@ static uint64_t suit_below(const Rules *r, int card) {
 
 /* board.Problem._top_stays: whether the reserve's top (of n cards) can never leave, with
    runs p, the talon's cards and the `seeds` that may be last cards too. */
-static int top_stays(const Rules *r, const Runs *p, int n, uint64_t talon, uint64_t seeds) {
+static int top_stays(const Rules *r, const Runs *p, int n, uint64_t talon, uint64_t seeds,
+                     int linked) {
     int t = r->reserve[n - 1], cover[MAX_RUNS];
     uint64_t frozen = freeze(r, p, r->frozen_by[n], cover);
+    if (linked && certain_deadlock(r, p, frozen, cover)) return 1;
     if (!(frozen & suit_below(r, t))) return 0; /* t can go up */
     uint64_t exits = PARENTS[t];
     for (int i = 0; i < 4; i++) {
@@ -523,23 +559,26 @@ static void alone(Runs *p, int i, const uint8_t *t, uint64_t *below) {
 
 /* board.Problem._doomed */
 static int doomed(const Rules *r, const Runs *cols, int n, uint64_t talon, uint64_t seeds,
-                  int depth) {
-    if (n == 1 || !depth) return top_stays(r, cols, n, talon, seeds);
+                  int depth, int linked) {
+    if (n == 1 || !depth) return top_stays(r, cols, n, talon, seeds, linked);
     int t = r->reserve[n - 1], cover[MAX_RUNS];
     uint64_t frozen = freeze(r, cols, r->frozen_by[n], cover);
+    if (linked && certain_deadlock(r, cols, frozen, cover)) return 1;
     uint64_t last = last_cards(cols, cover, seeds, talon, 0), after = last | 1ULL << t;
     uint8_t card = (uint8_t)t;
     uint64_t one[2];
     Made made;
     Runs p;
     /* t goes up */
-    if (!(frozen & suit_below(r, t)) && !doomed(r, cols, n - 1, talon, last, depth - 1)) return 0;
+    if (!(frozen & suit_below(r, t)) && !doomed(r, cols, n - 1, talon, last, depth - 1, 0))
+        return 0;
     /* t goes onto e */
     for (uint64_t x = PARENTS[t] & last; x; x &= x - 1) {
         int e = __builtin_ctzll(x);
         p = *cols;
         put_on(&p, e, &card, 1, &made);
-        if (!doomed(r, &p, n - 1, talon & ~(1ULL << e), after, depth - 1)) return 0;
+        if (!doomed(r, &p, n - 1, talon & ~(1ULL << e), after, depth - 1, r->certain))
+            return 0;
     }
     /* a column empties, and t fills it */
     for (int i = 0; i < 4; i++) {
@@ -547,7 +586,7 @@ static int doomed(const Rules *r, const Runs *cols, int n, uint64_t talon, uint6
         if (!(frozen >> f & 1)) { /* every card of it goes up */
             p = *cols;
             alone(&p, i, &card, one);
-            if (!doomed(r, &p, n - 1, talon, after, depth - 1)) return 0;
+            if (!doomed(r, &p, n - 1, talon, after, depth - 1, 0)) return 0;
         }
         for (uint64_t x = PARENTS[f] & last; x; x &= x - 1) { /* it goes onto e */
             int e = __builtin_ctzll(x);
@@ -555,7 +594,8 @@ static int doomed(const Rules *r, const Runs *cols, int n, uint64_t talon, uint6
             p = *cols;
             put_on(&p, e, cols->cards[i], cover[i] + 1, &made);
             alone(&p, i, &card, one);
-            if (!doomed(r, &p, n - 1, talon & ~(1ULL << e), after, depth - 1)) return 0;
+            if (!doomed(r, &p, n - 1, talon & ~(1ULL << e), after, depth - 1, r->certain))
+                return 0;
         }
     }
     return 1;
@@ -577,7 +617,7 @@ static int reserve_stuck(const Rules *r, const Work *w) {
         below[i][0] = 0;
         make_below(w->col[i], 0, w->len[i], below[i]);
     }
-    return doomed(r, &cols, n, w->cards, 0, LOOKAHEAD);
+    return doomed(r, &cols, n, w->cards, 0, r->lookahead, 0);
 }
 
 /* board.Problem.lost */
@@ -728,6 +768,24 @@ static Slot *table_find(const Table *t, Fp k) {
     }
 }
 
+/* The dead table's slot for k, or NULL. With two threads one may add to it (under the
+   team's lock) while the other reads (see `Team`): a slot's `a` is stored last and a grown
+   table's slots before its mask, each with release order, so a reader sees a whole entry
+   or none, and at worst misses one (no proof, no harm). Plain loads on x86. */
+static const Slot *dead_find(const Table *t, Fp k) {
+    size_t mask = __atomic_load_n(&t->mask, __ATOMIC_ACQUIRE);
+    const Slot *slots = __atomic_load_n(&t->slots, __ATOMIC_ACQUIRE);
+    if (!slots) return NULL;
+    size_t i = (size_t)k.b & mask;
+    for (;;) {
+        const Slot *s = &slots[i];
+        uint64_t a = __atomic_load_n(&s->a, __ATOMIC_ACQUIRE);
+        if (!a) return NULL;
+        if (a == k.a && s->b == k.b) return s;
+        i = (i + 1) & mask;
+    }
+}
+
 /* -- moves ------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -747,7 +805,7 @@ typedef struct {
    rest is proved lost, whatever its pointer, so is this one. */
 static int dominated(const Rules *r, const Table *dead, const Work *w, uint64_t a, uint64_t b) {
     return dead && r->draw == 3 && r->passes < 0 && w->talon && pointer_class(r, w) == 0 &&
-           (table_find(dead, finish_key(a, b, w, 1)) || table_find(dead, finish_key(a, b, w, 2)));
+           (dead_find(dead, finish_key(a, b, w, 1)) || dead_find(dead, finish_key(a, b, w, 2)));
 }
 
 /* A step's result: settle it, drop it if lost, key it. */
@@ -1048,27 +1106,44 @@ static void release(Memory *mem, void *block, size_t bytes) {
     mem->bytes -= bytes;
 }
 
+/* memset, called so that the compiler cannot merge it with the malloc before into a calloc:
+   calloc leaves fresh pages unwritten, so a look-up maps them read-only and the first
+   write then flushes the TLB of every core the search runs on (with two threads, an
+   interrupt to the other core each time: about a quarter of the time went there). */
+static void *(*volatile fill_zero)(void *, int, size_t) = memset;
+
+/* Makes room for one more entry: at half full, the table's entries move to twice the
+   slots, published for `dead_find` (slots before mask). The old slots are returned in
+   *old (NULL if none) for the caller to release; 0 when out of memory. */
+static int table_room(Table *t, Memory *mem, Slot **old) {
+    *old = NULL;
+    if (t->slots && 2 * (t->count + 1) <= t->mask + 1) return 1;
+    size_t cap = t->slots ? 2 * (t->mask + 1) : 1024;
+    Slot *slots = grow(mem, NULL, 0, cap * sizeof(Slot));
+    if (!slots) return 0;
+    fill_zero(slots, 0, cap * sizeof(Slot));
+    if (t->slots) {
+        for (size_t i = 0; i <= t->mask; i++) {
+            Slot *s = &t->slots[i];
+            if (!s->a) continue;
+            size_t j = (size_t)s->b & (cap - 1);
+            while (slots[j].a) j = (j + 1) & (cap - 1);
+            slots[j] = *s;
+        }
+        *old = t->slots;
+    }
+    __atomic_store_n(&t->slots, slots, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->mask, cap - 1, __ATOMIC_RELEASE);
+    return 1;
+}
+
 /* The slot for k, added (value unset) if new; NULL when out of memory. Grows by doubling
    at half full, so the table holds at most four slots per entry. */
 static Slot *table_put(Table *t, Memory *mem, Fp k, int *added) {
-    if (!t->slots || 2 * (t->count + 1) > t->mask + 1) {
-        size_t cap = t->slots ? 2 * (t->mask + 1) : 1024;
-        Slot *slots = grow(mem, NULL, 0, cap * sizeof(Slot));
-        if (!slots) return NULL;
-        memset(slots, 0, cap * sizeof(Slot));
-        if (t->slots) {
-            for (size_t i = 0; i <= t->mask; i++) {
-                Slot *s = &t->slots[i];
-                if (!s->a) continue;
-                size_t j = (size_t)s->b & (cap - 1);
-                while (slots[j].a) j = (j + 1) & (cap - 1);
-                slots[j] = *s;
-            }
-            release(mem, t->slots, (t->mask + 1) * sizeof(Slot));
-        }
-        t->slots = slots;
-        t->mask = cap - 1;
-    }
+    Slot *old;
+    size_t old_bytes = t->slots ? (t->mask + 1) * sizeof(Slot) : 0;
+    if (!table_room(t, mem, &old)) return NULL;
+    if (old) release(mem, old, old_bytes);
     size_t i = (size_t)k.b & t->mask;
     for (;;) {
         Slot *s = &t->slots[i];
@@ -1115,6 +1190,30 @@ static void table_free(Table *t, Memory *mem) {
 
 /* -- the search ------------------------------------------------------------------------- */
 
+/* Two threads on one search (`threads` = 2): the main thread runs the search below; a
+   helper thread searches the same root in the reverse order (the shuffled first plies of
+   a restart, then each node's children last first), with a deeper reserve test. They
+   share the table of states proved lost: each adds its proofs in batches under `lock`,
+   and reads without one (`dead_find`). The table's old slots stay allocated until both
+   have stopped. Both count their nodes into `spent` against one budget; `halt` stops
+   both once either has a verdict. */
+#define BATCH 512 /* proofs added to the shared table at a time */
+typedef struct {
+    Fp key;
+    int32_t value, member;
+} Proof;
+
+typedef struct {
+    pthread_mutex_t lock; /* guards the dead table's writes and what follows */
+    Memory dead_mem;      /* the dead table's growth meanwhile */
+    Slot *retired[64];    /* its old slots (it doubles, so 64 is plenty) */
+    size_t retired_bytes[64], n_retired;
+    int64_t max_nodes;
+    int64_t spent;        /* both threads' nodes, counted every 256 (atomic) */
+    int64_t helper_spent; /* the helper's part of them (atomic) */
+    int halt;             /* atomic */
+} Team;
+
 typedef struct {
     Packed state;
     size_t first; /* its children: arena[first .. first + count) */
@@ -1156,6 +1255,9 @@ typedef struct {
     const Rules *r;
     Memory *mem;
     Table *dead;
+    Team *team;      /* NULL with one thread */
+    int helper;      /* the helper's run: searches in reverse */
+    int64_t counted; /* with a team: the nodes of this `advance` counted in its budget */
     int shuffled;
     Rng rng;
     Table index; /* key -> index of its best (lowest value) open state in this run */
@@ -1168,6 +1270,8 @@ typedef struct {
     Child *arena;
     size_t arena_used, arena_cap;
     Child won; /* the winning child, once found */
+    Proof pending[BATCH]; /* with a team: proofs not yet in the dead table */
+    int n_pending;
     Child scratch[MAX_CHILDREN];
 } Run;
 
@@ -1175,7 +1279,10 @@ static int priority_then_draws_less(const Child *x, const Child *y) {
     return x->priority < y->priority || (x->priority == y->priority && x->draws < y->draws);
 }
 
+static int flush(Run *run);
+
 static void run_free(Run *run) {
+    if (run->n_pending) flush(run); /* out of memory: then fewer proofs are kept */
     table_free(&run->index, run->mem);
     release(run->mem, run->nodes, run->cap * sizeof(Node));
     release(run->mem, run->component, run->component_cap * sizeof(int32_t));
@@ -1185,8 +1292,83 @@ static void run_free(Run *run) {
 }
 
 static int is_dead(const Table *dead, Fp key, int32_t value) {
-    const Slot *s = table_find(dead, key);
-    return s && s->value <= value;
+    const Slot *s = dead_find(dead, key);
+    return s && __atomic_load_n(&s->value, __ATOMIC_RELAXED) <= value;
+}
+
+/* Records k as lost from `value` on (the lowest value proved stays); 0 when out of
+   memory. With a team (under its lock), the table's old slots are kept for the other
+   thread. */
+static int dead_put(Table *t, Memory *mem, Team *team, Fp k, int32_t value) {
+    Slot *old;
+    size_t old_bytes = t->slots ? (t->mask + 1) * sizeof(Slot) : 0;
+    if (!table_room(t, mem, &old)) return 0;
+    if (old && team && team->n_retired < 64) {
+        team->retired[team->n_retired] = old;
+        team->retired_bytes[team->n_retired++] = old_bytes;
+    } else if (old) {
+        release(mem, old, old_bytes);
+    }
+    size_t i = (size_t)k.b & t->mask;
+    for (;;) {
+        Slot *s = &t->slots[i];
+        if (!s->a) {
+            s->b = k.b;
+            s->value = value;
+            __atomic_store_n(&s->a, k.a, __ATOMIC_RELEASE);
+            t->count++;
+            return 1;
+        }
+        if (s->a == k.a && s->b == k.b) {
+            if (s->value > value) __atomic_store_n(&s->value, value, __ATOMIC_RELAXED);
+            return 1;
+        }
+        i = (i + 1) & t->mask;
+    }
+}
+
+/* A closed state leaves the run's index, which keeps only open states and so stays small
+   enough for the caches: it is found in the dead table from then on. */
+static void forget(Run *run, Fp key, int32_t member) {
+    Slot *own = table_find(&run->index, key);
+    if (own && own->value == member) table_delete(&run->index, own);
+}
+
+/* With a team: adds the run's pending proofs to the dead table; 0 when out of memory. */
+static int flush(Run *run) {
+    Team *team = run->team;
+    int ok = 1;
+    pthread_mutex_lock(&team->lock);
+    for (int q = 0; q < run->n_pending && ok; q++)
+        ok = dead_put(run->dead, &team->dead_mem, team, run->pending[q].key,
+                      run->pending[q].value);
+    pthread_mutex_unlock(&team->lock);
+    for (int q = 0; q < run->n_pending; q++)
+        forget(run, run->pending[q].key, run->pending[q].member);
+    run->n_pending = 0;
+    return ok;
+}
+
+/* Records the closed state `member` as lost; 0 when out of memory. */
+static int prove(Run *run, Fp key, int32_t value, int32_t member) {
+    if (run->team) {
+        run->pending[run->n_pending++] = (Proof){key, value, member};
+        return run->n_pending < BATCH || flush(run);
+    }
+    if (!dead_put(run->dead, run->mem, NULL, key, value)) return 0;
+    forget(run, key, member);
+    return 1;
+}
+
+/* With a team, every 256 nodes and at the end of `advance`: counts the run's `nodes` so far
+   against the shared budget; 0 once the search is to stop. */
+static int team_goes_on(Run *run, int64_t nodes) {
+    Team *team = run->team;
+    int64_t fresh = nodes - run->counted;
+    run->counted = nodes;
+    int64_t spent = __atomic_add_fetch(&team->spent, fresh, __ATOMIC_RELAXED);
+    if (run->helper) __atomic_add_fetch(&team->helper_spent, fresh, __ATOMIC_RELAXED);
+    return !__atomic_load_n(&team->halt, __ATOMIC_RELAXED) && spent < team->max_nodes;
 }
 
 /* search._Run._enter: index the state and push its ordered children; 0 when out of
@@ -1239,12 +1421,20 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
             order[j + 1] = x;
         }
     }
+    if (run->helper) /* the reverse order */
+        for (int i = 0, j = count - 1; i < j; i++, j--) {
+            uint16_t t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
     RESERVE(run->mem, run->arena, run->arena_cap, run->arena_used + (size_t)count, return 0);
+    /* The dead table is far bigger than the caches: fetch the slots the loop will read. */
+    size_t mask = __atomic_load_n(&run->dead->mask, __ATOMIC_ACQUIRE);
+    const Slot *slots = __atomic_load_n(&run->dead->slots, __ATOMIC_ACQUIRE);
     for (int i = 0; i < count; i++) {
         const Child *c = &run->scratch[order[i]];
         run->arena[run->arena_used + i] = *c;
-        /* The dead table is far bigger than the caches: fetch the slots the loop will read. */
-        if (run->dead->slots) __builtin_prefetch(&run->dead->slots[c->key.b & run->dead->mask]);
+        if (slots) __builtin_prefetch(&slots[c->key.b & mask]);
     }
     Frame *frame = &run->stack[run->depth++];
     pack(w, &frame->state);
@@ -1254,13 +1444,15 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
     return 1;
 }
 
-static Run *run_new(const Rules *r, Memory *mem, Table *dead, const Work *start, uint64_t seed,
-                    int shuffled) {
+static Run *run_new(const Rules *r, Memory *mem, Table *dead, Team *team, const Work *start,
+                    uint64_t seed, int shuffled, int helper) {
     Run *run = calloc(1, sizeof(Run));
     if (!run) return NULL;
     run->r = r;
     run->mem = mem;
     run->dead = dead;
+    run->team = team;
+    run->helper = helper;
     run->shuffled = shuffled;
     run->rng.x = seed;
     if (!enter(run, start, key_of(r, start), value_of(r, start), 0, 0, 0)) {
@@ -1288,6 +1480,7 @@ typedef struct {
 static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
     int64_t nodes = 0;
     *spent = 0;
+    run->counted = 0;
     while (run->depth) {
         Frame *frame = &run->stack[run->depth - 1];
         if (frame->next < frame->count) {
@@ -1314,7 +1507,9 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
                 *spent = nodes;
                 return OUT_OF_MEMORY;
             }
-            if (nodes >= limit || ((nodes & 255) == 0 && now() > deadline)) {
+            int check = (nodes & 255) == 0; /* the clock and the team, now and then */
+            if (nodes >= limit ||
+                (check && (now() > deadline || (run->team && !team_goes_on(run, nodes))))) {
                 *spent = nodes;
                 return GOING_ON;
             }
@@ -1329,17 +1524,10 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
                 int32_t member = run->component[--run->components];
                 Node *node = &run->nodes[member];
                 node->open = 0;
-                int added;
-                Slot *s = table_put(run->dead, run->mem, node->key, &added);
-                if (!s) {
+                if (!prove(run, node->key, node->value, member)) {
                     *spent = nodes;
                     return OUT_OF_MEMORY;
                 }
-                if (added || s->value > node->value) s->value = node->value;
-                /* Now dead, it is found there: the run's index keeps only open states,
-                   so it stays small enough for the caches. */
-                Slot *own = table_find(&run->index, node->key);
-                if (own && own->value == member) table_delete(&run->index, own);
                 if (member == index) break;
             }
         }
@@ -1363,6 +1551,7 @@ static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
     int64_t spent;
     int code = advance(run, limit, deadline, &spent);
     out->nodes += spent;
+    if (run->team) team_goes_on(run, spent);
     if (code == WON) {
         Step *steps = malloc(run->depth * sizeof(Step));
         if (!steps) return OUT_OF_MEMORY;
@@ -1376,14 +1565,124 @@ static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
     return code;
 }
 
-/* search.Solver._solve, up to the winning steps (Python builds and checks the line). */
+/* The helper thread (see `Team`). Its reserve test looks HELPER_LOOKAHEAD cards deep, with
+   the certain deadlock (board.Problem.reserve_stuck), which decides some deals far sooner
+   than the main thread's test can. On others it costs far more than it saves: there the
+   helper goes on looking HELPER_FALLBACK cards deep, as a second pair of hands (every test
+   is a proof on its own, whatever the depth). It does so once it has made under
+   HELPER_SLOW times as many nodes as the main thread over a second, or after
+   HELPER_DEEP_SHARE of the budget's seconds. */
+#define HELPER_LOOKAHEAD 8
+#define HELPER_FALLBACK 3
+#define HELPER_SLOW 0.08
+#define HELPER_DEEP_SHARE 0.6
+#define HELPER_SEED (77 * 0x9e3779b97f4a7c15ULL) /* for its shuffled first plies */
+typedef struct {
+    Rules rules; /* the main thread's, with the helper's reserve test */
+    Memory mem;
+    Table *dead;
+    Team *team;
+    Work root;
+    double deep_until, deadline;
+    Outcome out;
+} Helper;
+
+static void *helper_main(void *arg) {
+    Helper *h = arg;
+    Team *team = h->team;
+    h->rules.lookahead = HELPER_LOOKAHEAD;
+    h->rules.certain = 1;
+    Run *run = run_new(&h->rules, &h->mem, h->dead, team, &h->root, HELPER_SEED, 1, 1);
+    if (!run) return NULL;
+    int code = GOING_ON;
+    double since = now();      /* the current second began */
+    int64_t mine = 0, all = 0; /* the helper's and both threads' nodes then */
+    while (code == GOING_ON && !__atomic_load_n(&team->halt, __ATOMIC_RELAXED) &&
+           __atomic_load_n(&team->spent, __ATOMIC_RELAXED) < team->max_nodes &&
+           now() < h->deadline) {
+        code = run_advance(run, 1 << 10, h->deadline, &h->out);
+        if (h->rules.lookahead == HELPER_FALLBACK || now() < since + 1) continue;
+        int64_t mine_now = __atomic_load_n(&team->helper_spent, __ATOMIC_RELAXED);
+        int64_t all_now = __atomic_load_n(&team->spent, __ATOMIC_RELAXED);
+        if (mine_now - mine < HELPER_SLOW * (double)((all_now - mine_now) - (all - mine)) ||
+            now() > h->deep_until)
+            h->rules.lookahead = HELPER_FALLBACK;
+        since = now();
+        mine = mine_now;
+        all = all_now;
+    }
+    if (code == WON || code == UNWINNABLE) {
+        h->out.code = code;
+        __atomic_store_n(&team->halt, 1, __ATOMIC_RELAXED);
+    }
+    run_free(run);
+    return NULL;
+}
+
+/* Starts the helper on `team` (set up here); NULL if it cannot (one thread then). */
+static Helper *helper_start(const Rules *r, Table *dead, Team *team, const Work *root,
+                            int64_t max_nodes, double seconds, pthread_t *thread) {
+    Helper *h = calloc(1, sizeof(Helper));
+    if (!h) return NULL;
+    memset(team, 0, sizeof(Team));
+    team->max_nodes = max_nodes;
+    h->rules = *r;
+    h->dead = dead;
+    h->team = team;
+    h->root = *root;
+    h->deep_until = now() + HELPER_DEEP_SHARE * seconds;
+    h->deadline = now() + seconds;
+    h->out.code = GOING_ON;
+    if (pthread_mutex_init(&team->lock, NULL)) {
+        free(h);
+        return NULL;
+    }
+    if (pthread_create(thread, NULL, helper_main, h)) {
+        pthread_mutex_destroy(&team->lock);
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+/* Stops and joins the helper, frees what the team held, and counts the dead table's growth
+   in `mem`; the helper's verdict when the main thread has none. Returns the peak memory
+   beside `mem`'s: the helper's and the table's growth (an upper bound). */
+static size_t helper_stop(Helper *h, pthread_t thread, Memory *mem, Outcome *out, int *code) {
+    Team *team = h->team;
+    __atomic_store_n(&team->halt, 1, __ATOMIC_RELAXED);
+    pthread_join(thread, NULL);
+    mem->bytes += team->dead_mem.bytes;
+    while (team->n_retired) {
+        team->n_retired--;
+        release(mem, team->retired[team->n_retired], team->retired_bytes[team->n_retired]);
+    }
+    pthread_mutex_destroy(&team->lock);
+    out->nodes += h->out.nodes;
+    if (*code == GOING_ON && (h->out.code == WON || h->out.code == UNWINNABLE)) {
+        *code = h->out.code;
+        free(out->steps);
+        out->steps = h->out.steps;
+        out->length = h->out.length;
+    } else {
+        free(h->out.steps);
+    }
+    size_t peak = h->mem.peak + team->dead_mem.peak;
+    free(h);
+    return peak;
+}
+
+/* search.Solver._solve, up to the winning steps (Python builds and checks the line); with
+   threads = 2, a helper thread searches too (see `Team`). *more_peak: the helper's peak
+   memory, beside `mem`'s. */
 static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t max_nodes,
-                   double seconds, Outcome *out) {
+                   double seconds, int threads, Outcome *out, size_t *more_peak) {
     double deadline = now() + seconds;
     out->code = GOING_ON;
     out->nodes = 1;
     out->steps = NULL;
     out->length = 0;
+    *more_peak = 0;
     settle(r, root, 0);
     if (won(root)) {
         out->code = WON;
@@ -1396,20 +1695,26 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
         out->code = UNWINNABLE;
         return;
     }
-    Run *main_run = run_new(r, mem, dead, root, 0, 0);
-    if (!main_run) {
-        out->code = OUT_OF_MEMORY;
-        return;
+    Team shared, *team = NULL;
+    pthread_t thread;
+    Helper *helper = NULL;
+    if (threads > 1) {
+        helper = helper_start(r, dead, &shared, root, max_nodes, seconds, &thread);
+        if (helper) team = &shared;
     }
+    int code = GOING_ON;
+    Run *main_run = run_new(r, mem, dead, team, root, 0, 0, 0);
+    if (!main_run) code = OUT_OF_MEMORY;
     int64_t allowance = FIRST_RUN_NODES;
     uint64_t seed = 0;
-    int code = GOING_ON;
-    while (code == GOING_ON && out->nodes < max_nodes && now() < deadline) {
+    while (code == GOING_ON && out->nodes < max_nodes && now() < deadline &&
+           !(team && (__atomic_load_n(&team->halt, __ATOMIC_RELAXED) ||
+                      __atomic_load_n(&team->spent, __ATOMIC_RELAXED) >= max_nodes))) {
         int64_t left = max_nodes - out->nodes;
         code = run_advance(main_run, allowance < left ? allowance : left, deadline, out);
         if (code != GOING_ON || out->nodes >= max_nodes) break;
         seed++;
-        Run *ticket = run_new(r, mem, dead, root, seed * 0x2545f4914f6cdd1dULL, 1);
+        Run *ticket = run_new(r, mem, dead, team, root, seed * 0x2545f4914f6cdd1dULL, 1, 0);
         if (!ticket) {
             code = OUT_OF_MEMORY;
             break;
@@ -1419,7 +1724,8 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
         run_free(ticket);
         allowance *= 2;
     }
-    run_free(main_run);
+    if (main_run) run_free(main_run);
+    if (helper) *more_peak = helper_stop(helper, thread, mem, out, &code);
     out->code = code;
 }
 
@@ -1593,6 +1899,24 @@ static PyObject *Core_lost(Core *self, PyObject *obj) {
     return PyBool_FromLong(lost(&r, &w));
 }
 
+static PyObject *Core_reserve_stuck(Core *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"state", "lookahead", "certain", NULL};
+    PyObject *obj;
+    int lookahead = LOOKAHEAD, certain = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|ip", names, &obj, &lookahead, &certain))
+        return NULL;
+    if (lookahead < 0 || lookahead > MAX_LOOKAHEAD) {
+        PyErr_SetString(PyExc_ValueError, "the lookahead is 0..8");
+        return NULL;
+    }
+    Rules r;
+    Work w;
+    if (!own_state(self, obj, &r, &w)) return NULL;
+    r.lookahead = lookahead;
+    r.certain = certain;
+    return PyBool_FromLong(reserve_stuck(&r, &w));
+}
+
 static int subsequence(const uint8_t *small, int n, const uint8_t *big, int m) {
     int k = 0;
     for (int i = 0; i < m && k < n; i++)
@@ -1604,7 +1928,12 @@ static PyObject *Core_search(Core *self, PyObject *args) {
     PyObject *obj;
     long long max_nodes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OLd", &obj, &max_nodes, &seconds)) return NULL;
+    int threads = 1;
+    if (!PyArg_ParseTuple(args, "OLd|i", &obj, &max_nodes, &seconds, &threads)) return NULL;
+    if (threads != 1 && threads != 2) {
+        PyErr_SetString(PyExc_ValueError, "threads is 1 or 2");
+        return NULL;
+    }
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "this Core is already searching (one thread each)");
         return NULL;
@@ -1626,11 +1955,13 @@ static PyObject *Core_search(Core *self, PyObject *args) {
     Outcome out;
     self->busy = 1;
     self->memory.peak = self->memory.bytes;
+    size_t helper_peak;
     Py_BEGIN_ALLOW_THREADS
-    search(&r, &self->memory, &self->dead, &root, max_nodes, seconds, &out);
+    search(&r, &self->memory, &self->dead, &root, max_nodes, seconds, threads, &out,
+           &helper_peak);
     Py_END_ALLOW_THREADS
     self->busy = 0;
-    self->last_peak = self->memory.peak;
+    self->last_peak = self->memory.peak + helper_peak;
     if (out.code == OUT_OF_MEMORY) {
         free(out.steps);
         return PyErr_NoMemory();
@@ -1690,6 +2021,8 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     r->autocomplete = autocomplete_;
     r->start_rank = start_rank;
     r->reserve_size = (int)reserve_size;
+    r->lookahead = LOOKAHEAD;
+    r->certain = 0;
     for (Py_ssize_t i = 0; i < reserve_size; i++) {
         if ((uint8_t)reserve[i] >= 52) {
             PyErr_SetString(PyExc_ValueError, "cards are 0..51");
@@ -1721,8 +2054,8 @@ static void Core_dealloc(Core *self) {
 
 static PyMethodDef Core_methods[] = {
     {"search", (PyCFunction)Core_search, METH_VARARGS,
-     "search(state, max_nodes, seconds) -> (code, steps, nodes): 0 unknown, 1 won, 2 "
-     "unwinnable."},
+     "search(state, max_nodes, seconds, threads=1) -> (code, steps, nodes): 0 unknown, 1 "
+     "won, 2 unwinnable."},
     {"successors", (PyCFunction)Core_successors, METH_O,
      "successors(state) -> [(priority, step, child)], as board.Problem.successors."},
     {"settle", (PyCFunction)(void (*)(void))Core_settle, METH_VARARGS | METH_KEYWORDS,
@@ -1730,6 +2063,10 @@ static PyMethodDef Core_methods[] = {
     {"key", (PyCFunction)Core_key, METH_O, "key(state) -> bytes: the 128-bit fingerprint."},
     {"value", (PyCFunction)Core_value, METH_O, "value(state) -> int, as board.Problem.value."},
     {"lost", (PyCFunction)Core_lost, METH_O, "lost(state) -> bool, as board.Problem.lost."},
+    {"reserve_stuck", (PyCFunction)(void (*)(void))Core_reserve_stuck,
+     METH_VARARGS | METH_KEYWORDS,
+     "reserve_stuck(state, lookahead=2, certain=False) -> bool, as "
+     "board.Problem.reserve_stuck."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -52,8 +52,10 @@ _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # the suits of the other colou
 _TWIN_SUIT = (3, 2, 1, 0)  # the other suit of the same colour
 _BIT = [1 << c for c in range(52)]
 
-# How many reserve cards deeper `Problem.reserve_stuck` looks (each one costs more).
+# How many reserve cards deeper `Problem.reserve_stuck` looks (each one costs more), by
+# default and at most (the core's second thread looks deeper).
 RESERVE_LOOKAHEAD = 2
+MAX_RESERVE_LOOKAHEAD = 8
 
 
 _SUIT_BITS = [0x1FFF << 13 * suit for suit in range(4)]
@@ -354,7 +356,9 @@ class Problem:
                 out.append((priority, step, child))
         return out
 
-    def reserve_stuck(self, state: State) -> bool:
+    def reserve_stuck(
+        self, state: State, lookahead: int = RESERVE_LOOKAHEAD, certain: bool = False
+    ) -> bool:
         """With whole-column moves and no cards back from the foundations: a proof that
         the state cannot be won because a reserve card can never leave it (False says
         nothing). It is made once per state the search expands, as it looks further
@@ -374,9 +378,11 @@ class Problem:
         lies in a column no lower than its highest frozen card above the first
         (the cards above it may go up), or is in the talon and fits on a card that
         can be one (the reserve keeps its cards until T). If none of t's ways is
-        open, T never comes (`_top_stays`).
+        open, T never comes (`_top_stays`). Nor is it any use if the frozen cards,
+        with the cards under them, can never all go up (`_certain_deadlock`): they
+        are in the columns at T in the order they have now.
 
-        If some are, the test looks up to RESERVE_LOOKAHEAD cards deeper
+        If some are, the test looks up to `lookahead` cards deeper
         (`_doomed`): whichever way t leaves, can the next card t' ever leave after
         it, at some T'? Call frozen for T' the cards that cannot go up before T',
         found as above from the reserve's other cards: a card under one of them now
@@ -390,7 +396,11 @@ class Problem:
         as "runs": the four columns from their first card, then the cards put on a
         card e that was in none (on top of some column). If t' stays whichever way t
         leaves (asked in turn of the card after t', to the depth), the state is lost
-        too.
+        too. With `certain`, the way t leaves can itself lose: say t waits for a lower
+        card of its suit that lies under a high card of another suit, and t is put on
+        a low card of that other suit. Then each waits for the next, which the runs
+        show at T' as a certain deadlock. That check costs more than it saves at the
+        default lookahead; it pays with a deep one (the core's second thread).
         """
         columns, talon, _, reserve_count, _, _, _ = state
         rules = self.rules
@@ -402,8 +412,8 @@ class Problem:
             or not all(columns)  # not a position of play: the reserve refills columns
         ):
             return False
-        depth = RESERVE_LOOKAHEAD if self.techniques.reserve_lookahead else 0
-        return self._doomed(columns, reserve_count, _bits(talon), 0, depth)
+        depth = lookahead if self.techniques.reserve_lookahead else 0
+        return self._doomed(columns, reserve_count, _bits(talon), 0, depth, certain)
 
     # The reserve test works on card sets as bit masks (bit c for card c), like the core.
 
@@ -449,15 +459,27 @@ class Problem:
             rest &= ~fresh
         return last
 
+    def _certain_deadlock(self, runs: Sequence[bytes], frozen: int, covers: Sequence[int]) -> bool:
+        """Whether the cards sure to be in the runs at the moment in question (the frozen
+        ones and those under them) can never all go up (`_deadlocked`). They keep their
+        runs' order until then, and after it until they go up, so then no line wins."""
+        return self._deadlocked(
+            tuple(run[: k + 1] for run, k in zip(runs, covers, strict=True) if frozen >> run[k] & 1)
+        )
+
     def _can_go_up(self, card: int, frozen: int) -> bool:
         """Whether no lower card of `card`'s suit is frozen."""
         return not frozen & _SUIT_BITS[card // 13] & ~self._from[card]
 
-    def _top_stays(self, runs: Sequence[bytes], n: int, talon: int, seeds: int) -> bool:
+    def _top_stays(
+        self, runs: Sequence[bytes], n: int, talon: int, seeds: int, linked: bool = False
+    ) -> bool:
         """Whether the top of the reserve's n cards can never leave it (runs 0-3 are
-        the columns)."""
+        the columns); `linked`: see `_doomed`."""
         top = self.reserve[n - 1]
         frozen, covers = self._freeze(runs, n)
+        if linked and self._certain_deadlock(runs, frozen, covers):
+            return True
         if self._can_go_up(top, frozen):
             return False
         exits = _PARENT_BITS[top]
@@ -467,32 +489,50 @@ class Problem:
             exits |= _PARENT_BITS[run[0]]
         return not self._last_cards(runs, covers, seeds, talon, exits) & exits
 
-    def _doomed(self, runs: Sequence[bytes], n: int, talon: int, seeds: int, depth: int) -> bool:
+    def _doomed(
+        self,
+        runs: Sequence[bytes],
+        n: int,
+        talon: int,
+        seeds: int,
+        depth: int,
+        certain: bool = False,
+        linked: bool = False,
+    ) -> bool:
         """`_top_stays`, or (depth > 0) whichever way the top leaves, so does the next
-        card at depth - 1; see `reserve_stuck`."""
+        card at depth - 1; see `reserve_stuck`. `linked` (only with `certain`): the way
+        here put cards on a card e, the only new order in the runs. Only then can the
+        cards sure to stay be deadlocked: the state's own columns are not (`lost`), and
+        without a new order no more of them are sure to stay (fewer are frozen for a
+        later moment)."""
         if n == 1 or not depth:
-            return self._top_stays(runs, n, talon, seeds)
+            return self._top_stays(runs, n, talon, seeds, linked)
         top = self.reserve[n - 1]
         frozen, covers = self._freeze(runs, n)
+        if linked and self._certain_deadlock(runs, frozen, covers):
+            return True
         last = self._last_cards(runs, covers, seeds, talon)
         after = last | _BIT[top]
         alone = bytes((top,))
 
-        def ways() -> Iterator[tuple[Sequence[bytes], int, int]]:
+        def ways() -> Iterator[tuple[Sequence[bytes], int, int, bool]]:
             if self._can_go_up(top, frozen):  # t goes up
-                yield runs, talon, last
+                yield runs, talon, last, False
             for e in _PARENTS[top]:  # t goes onto e
                 if last >> e & 1:
-                    yield _put_on(runs, e, alone), talon & ~_BIT[e], after
+                    yield _put_on(runs, e, alone), talon & ~_BIT[e], after, True
             for i, run in enumerate(runs[:4]):  # a column empties, and t fills it
                 if not frozen >> run[0] & 1:  # every card of it goes up
-                    yield (*runs[:i], alone, *runs[i + 1 :]), talon, after
+                    yield (*runs[:i], alone, *runs[i + 1 :]), talon, after, False
                 for e in _PARENTS[run[0]]:  # it goes onto e
                     if last >> e & 1 and e not in run:
                         moved = _put_on(runs, e, run[: covers[i] + 1])
-                        yield (*moved[:i], alone, *moved[i + 1 :]), talon & ~_BIT[e], after
+                        yield (*moved[:i], alone, *moved[i + 1 :]), talon & ~_BIT[e], after, True
 
-        return all(self._doomed(w, n - 1, rest, known, depth - 1) for w, rest, known in ways())
+        return all(
+            self._doomed(w, n - 1, rest, known, depth - 1, certain, certain and linked)
+            for w, rest, known, linked in ways()
+        )
 
     def lost(self, state: State) -> bool:
         """A quick proof that `state` cannot be won (False says nothing).
@@ -531,7 +571,7 @@ class Problem:
                 return True
         return False
 
-    def _deadlocked(self, columns: Columns) -> bool:
+    def _deadlocked(self, columns: Sequence[bytes]) -> bool:
         """With whole-column moves only: the columns' cards can never all go up.
 
         A card leaves its column only to its foundation, or together with all the

@@ -6,6 +6,7 @@ import argparse
 import re
 import sys
 import textwrap
+from dataclasses import replace
 
 from app.engine import DealCode, EngineError, Position, Rules
 from app.engine.codes import MAX_DEAL_NUMBER
@@ -74,6 +75,12 @@ def _parser() -> argparse.ArgumentParser:
         "--rules", default="D3", help="the rules token of a deal code for --batch (default D3)"
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes for --batch (default 1)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=2,
+        help="threads per deal, 1 or 2 (default 2; with --jobs above 1, 1 is better)",
+    )
     return parser
 
 
@@ -83,6 +90,9 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv[1:] if argv[:1] == ["--"] else argv)
     try:
         budget = parse_budget(args.budget) if args.budget is not None else DEFAULT_BUDGET
+        if args.threads not in (1, 2):
+            raise UsageError("--threads must be 1 or 2")
+        budget = replace(budget, threads=args.threads)
         if args.batch is not None:
             if args.code is not None:
                 raise UsageError("give either a deal code or --batch, not both")

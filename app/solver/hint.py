@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.engine import UNDO, Game, Move, Position, Rules, apply_move
 from app.solver.board import Problem
@@ -170,7 +170,7 @@ def _walk_back(game: Game, solver: Solver, here: Solution, budget: Budget) -> Hi
     nodes, seconds = here.nodes, here.seconds
     targets, to_start = _undo_targets(game)
     for undo, position in enumerate(targets, start=1):
-        left = Budget(nodes=budget.nodes - nodes, seconds=budget.seconds - seconds)
+        left = replace(budget, nodes=budget.nodes - nodes, seconds=budget.seconds - seconds)
         if left.nodes <= 0 or left.seconds <= 0:
             break
         found = solver.solve_position(position, left)

@@ -32,7 +32,10 @@ class Verdict(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How much a search may spend: nodes (positions expanded) and wall-clock seconds.
+    """How much a search may spend: nodes (positions expanded, by all its threads) and
+    wall-clock seconds, on `threads` cores (1 or 2; the compiled core's second thread
+    searches the same position in the reverse order with a deeper reserve test, see
+    _core.c's `Team`; the Python search uses one).
 
     The transposition tables hold an entry or two per node, so `nodes` also bounds
     memory (a few hundred bytes a node).
@@ -40,6 +43,11 @@ class Budget:
 
     nodes: int = 1_000_000
     seconds: float = 10.0
+    threads: int = 1
+
+    def __post_init__(self) -> None:
+        if self.threads not in (1, 2):
+            raise ValueError(f"threads must be 1 or 2, not {self.threads!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +158,9 @@ class Solver:
         if self._core is None:
             verdict, steps, nodes = self._search_in_python(root, budget)
         else:
-            code, steps, nodes = self._core.search(root, budget.nodes, budget.seconds)
+            code, steps, nodes = self._core.search(
+                root, budget.nodes, budget.seconds, budget.threads
+            )
             verdict = (Verdict.UNKNOWN, Verdict.WON, Verdict.UNWINNABLE)[code]
         problem = self.problem
         line: list[Move] = []

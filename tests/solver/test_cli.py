@@ -24,8 +24,10 @@ def test_an_unwinnable_deal_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.startswith("CF1-D3-AAAAAAE: unwinnable (")
 
 
-def test_a_batch_counts_the_verdicts(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--batch", "0-5", "--rules", "D3", "--budget", "20s,100k"]) == 0
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_a_batch_counts_the_verdicts(threads: str, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--batch", "0-5", "--rules", "D3", "--budget", "20s,100k", "--threads", threads]
+    assert main(argv) == 0
     out = capsys.readouterr().out
     assert "6 deals, rules D3" in out
     labels = ("winnable", "unwinnable", "unknown")
@@ -47,6 +49,7 @@ def test_a_batch_counts_the_verdicts(capsys: pytest.CaptureFixture[str]) -> None
         (["CF1-D3-AAAAAAB", "--batch", "0-1"], "either a deal code or --batch"),
         ([], "give a deal code"),
         (["CF1-Q3-AAAAAAB"], "unknown rules"),
+        (["CF1-D3-AAAAAAB", "--threads", "3"], "--threads must be 1 or 2"),
     ],
 )
 def test_bad_arguments_get_a_clear_message(

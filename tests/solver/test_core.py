@@ -230,3 +230,101 @@ def test_a_run_moved_to_a_twin_must_leave_the_uncovered_card_something_to_do() -
         assert core_of(problem).successors(state) == problem.successors(state)
         unpruned = Problem(rules, reserve, 0, 0, Techniques(swap_pruning=False))
         assert swap in [step for _, step, _ in unpruned.successors(state)]
+
+
+def classic_walks() -> list[tuple[Problem, list[State]]]:
+    """States of random walks through the solver's steps from classic deals, where the
+    reserve test has most to say."""
+    rules = Rules.preset_named("classic", draw=3)
+    rng = random.Random("classic walks")
+    out = []
+    for number in range(30):
+        position = Position.deal(DealCode(rules, number=number).deck)
+        problem = Problem.of(position, rules)
+        states = [problem.state_of(position)]
+        for _ in range(80):
+            children = problem.successors(states[-1])
+            if not children:
+                break
+            states.append(rng.choice(children)[2])
+        out.append((problem, states))
+    return out
+
+
+def test_the_core_reserve_test_matches_at_every_lookahead() -> None:
+    """The reserve test at each depth, with and without the certain deadlock (the helper
+    thread's), gives the Python reference's answer state by state."""
+    answers: dict[tuple[int, bool], set[bool]] = {}
+    certain_decides = 0
+    cases = [
+        case
+        for rules in [r for r in EVERY_RULES if r.tableau_moves == "all"][::3]
+        for case in states_to_compare(rules, "reserve" + rules.token)
+    ]
+    for problem, states in cases + classic_walks():
+        core = core_of(problem)
+        for state in states:
+            for lookahead in (0, 1, 2, 4, 8):
+                without, with_it = (
+                    problem.reserve_stuck(state, lookahead, certain) for certain in (False, True)
+                )
+                assert core.reserve_stuck(state, lookahead) is without
+                assert core.reserve_stuck(state, lookahead, certain=True) is with_it
+                assert with_it or not without  # the check only ever adds proofs
+                certain_decides += with_it and not without
+                answers.setdefault((lookahead, False), set()).add(without)
+                answers.setdefault((lookahead, True), set()).add(with_it)
+    assert all(seen == {True, False} for seen in answers.values())  # both were met
+    assert certain_decides > 10
+    with pytest.raises(ValueError, match="lookahead"):
+        core.reserve_stuck(states[0], 9)
+
+
+@pytest.mark.parametrize("preset", ["classic", "app"])
+def test_two_threads_give_the_verdicts_of_one(preset: str) -> None:
+    """The helper thread shares the proofs and the budget: same verdicts, winning lines
+    that replay, and what it proved stays with the solver."""
+    rules = Rules.preset_named(preset, draw=3)
+    verdicts = set()
+    for number in range(12):
+        position = Position.deal(DealCode(rules, number=number).deck)
+        one = Solver(Problem.of(position, rules)).solve_position(
+            position, Budget(nodes=3_000_000, seconds=120)
+        )
+        solver = Solver(Problem.of(position, rules))
+        two = solver.solve_position(position, Budget(nodes=3_000_000, seconds=120, threads=2))
+        assert one.decided and two.decided
+        assert two.verdict is one.verdict
+        verdicts.add(two.verdict)
+        if two.won:
+            assert replays_to_a_win(position, rules, two.line)
+        else:
+            assert solver.known_dead > 0
+            again = solver.solve_position(position, Budget(nodes=10, seconds=60, threads=2))
+            assert (again.verdict, again.nodes) == (Verdict.UNWINNABLE, 1)
+    assert verdicts == {Verdict.WON, Verdict.UNWINNABLE}
+
+
+def test_two_threads_keep_to_the_budget() -> None:
+    rules, position = hard_deal()
+    problem = Problem.of(position, rules)
+    core = core_of(problem)
+    for nodes in (5_000, 100_000):
+        code, steps, spent = core.search(problem.state_of(position), nodes, 600.0, 2)
+        assert (code, steps) == (0, [])
+        assert nodes <= spent <= nodes + 1024  # each thread counts in blocks of 256
+        assert core.peak_bytes < 400 * nodes + 2**21
+    by_seconds = Solver(problem).solve_position(
+        position, Budget(nodes=10**9, seconds=0.01, threads=2)
+    )
+    assert by_seconds.verdict is Verdict.UNKNOWN
+    assert by_seconds.nodes < 1_000_000
+
+
+def test_threads_are_one_or_two() -> None:
+    rules, position = hard_deal()
+    problem = Problem.of(position, rules)
+    with pytest.raises(ValueError, match="threads"):
+        core_of(problem).search(problem.state_of(position), 100, 1.0, 3)
+    with pytest.raises(ValueError, match="threads must be 1 or 2"):
+        Budget(threads=0)

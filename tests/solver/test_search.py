@@ -458,3 +458,36 @@ def test_a_reserve_top_that_can_never_leave_loses_at_once(searcher: str) -> None
     for token in ("S3", "D3TW", "C3TO", "C3F1"):
         other = Problem(DealCode.parse(f"CF1-{token}-AAAAAAA").rules, reserve, 0, 0)
         assert not other.reserve_stuck(state)
+
+
+def test_a_reserve_card_whose_only_way_out_deadlocks_loses_at_once(searcher: str) -> None:
+    """Classic, start rank A, clubs and diamonds up, spades to 9S, no heart up. The
+    reserve is JS 9H (9H on top). 9H cannot go up (AH lies under KS, which waits for JS)
+    and no column can empty, so it must go onto TS, the last card of JH TS. But then TS
+    waits under 9H, 9H waits for AH, AH under KS, and KS for TS: the cards sure to stay
+    in the columns can never all go up. The state itself is not deadlocked yet. The
+    reserve test sees it with `certain` (the core's second thread), not without."""
+    rules = Rules.preset_named("classic", draw=3)
+    reserve = _cards("JS 9H")
+    talon = _cards("4H 5H 6H 7H 8H TH QH KH QS")
+    columns = (_cards("AH KS"), _cards("JH TS"), _cards("2H"), _cards("3H"))
+
+    def state_of(columns: tuple[bytes, ...], talon: bytes) -> State:
+        return (columns, talon, 0, 2, (13, 13, 0, 9), 1, 0)  # type: ignore[return-value]
+
+    state = state_of(columns, talon)
+    problem = Problem(rules, reserve, 0, 0)
+    assert problem.moves(state)
+    assert not problem.lost(state)
+    assert not problem.reserve_stuck(state)
+    assert problem.reserve_stuck(state, certain=True)
+    assert problem.reserve_stuck(state, lookahead=8, certain=True)
+    assert not problem.reserve_stuck(state, lookahead=0, certain=True)  # t's way not looked at
+    for threads in (1, 2):
+        solution = Solver(problem).solve_state(state, replace(BIG, threads=threads))
+        assert solution.verdict is Verdict.UNWINNABLE
+    slow = Solver(Problem(rules, reserve, 0, 0, Techniques(dead_ends=False)))
+    assert slow.solve_state(state, BIG).verdict is Verdict.UNWINNABLE
+    # With KS in the talon instead, nothing waits on TS under 9H: not stuck.
+    free = state_of((_cards("AH"), *columns[1:]), talon + _cards("KS"))
+    assert not problem.reserve_stuck(free, lookahead=8, certain=True)
