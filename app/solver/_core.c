@@ -771,19 +771,22 @@ static Slot *table_find(const Table *t, Fp k) {
 /* The dead table's slot for k, or NULL. With two threads one may add to it (under the
    team's lock) while the other reads (see `Team`): a slot's `a` is stored last and a grown
    table's slots before its mask, each with release order, so a reader sees a whole entry
-   or none, and at worst misses one (no proof, no harm). Plain loads on x86. */
+   or none, and at worst misses one (no proof, no harm). Plain loads on x86. A reader
+   that loads an old mask and then new slots probes only part of them, which may hold no
+   empty slot (an empty table's mask is 0): so it stops after mask + 1 probes. */
 static const Slot *dead_find(const Table *t, Fp k) {
     size_t mask = __atomic_load_n(&t->mask, __ATOMIC_ACQUIRE);
     const Slot *slots = __atomic_load_n(&t->slots, __ATOMIC_ACQUIRE);
     if (!slots) return NULL;
     size_t i = (size_t)k.b & mask;
-    for (;;) {
+    for (size_t probes = 0; probes <= mask; probes++) {
         const Slot *s = &slots[i];
         uint64_t a = __atomic_load_n(&s->a, __ATOMIC_ACQUIRE);
         if (!a) return NULL;
         if (a == k.a && s->b == k.b) return s;
         i = (i + 1) & mask;
     }
+    return NULL;
 }
 
 /* -- moves ------------------------------------------------------------------------------ */
@@ -1360,8 +1363,8 @@ static int prove(Run *run, Fp key, int32_t value, int32_t member) {
     return 1;
 }
 
-/* With a team, every 256 nodes and at the end of `advance`: counts the run's `nodes` so far
-   against the shared budget; 0 once the search is to stop. */
+/* With a team, every 256 nodes (16 in the helper) and at the end of `advance`: counts the
+   run's `nodes` so far against the shared budget; 0 once the search is to stop. */
 static int team_goes_on(Run *run, int64_t nodes) {
     Team *team = run->team;
     int64_t fresh = nodes - run->counted;
@@ -1507,7 +1510,8 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
                 *spent = nodes;
                 return OUT_OF_MEMORY;
             }
-            int check = (nodes & 255) == 0; /* the clock and the team, now and then */
+            /* The clock and the team, now and then (the helper's nodes can be slow). */
+            int check = (nodes & (run->helper ? 15 : 255)) == 0;
             if (nodes >= limit ||
                 (check && (now() > deadline || (run->team && !team_goes_on(run, nodes))))) {
                 *spent = nodes;
@@ -1646,8 +1650,9 @@ static Helper *helper_start(const Rules *r, Table *dead, Team *team, const Work 
 }
 
 /* Stops and joins the helper, frees what the team held, and counts the dead table's growth
-   in `mem`; the helper's verdict when the main thread has none. Returns the peak memory
-   beside `mem`'s: the helper's and the table's growth (an upper bound). */
+   in `mem`; the helper's verdict when the main thread has none (or ran out of memory).
+   Returns the peak memory beside `mem`'s: the helper's and the table's growth (an upper
+   bound). */
 static size_t helper_stop(Helper *h, pthread_t thread, Memory *mem, Outcome *out, int *code) {
     Team *team = h->team;
     __atomic_store_n(&team->halt, 1, __ATOMIC_RELAXED);
@@ -1659,7 +1664,8 @@ static size_t helper_stop(Helper *h, pthread_t thread, Memory *mem, Outcome *out
     }
     pthread_mutex_destroy(&team->lock);
     out->nodes += h->out.nodes;
-    if (*code == GOING_ON && (h->out.code == WON || h->out.code == UNWINNABLE)) {
+    if ((*code == GOING_ON || *code == OUT_OF_MEMORY) &&
+        (h->out.code == WON || h->out.code == UNWINNABLE)) {
         *code = h->out.code;
         free(out->steps);
         out->steps = h->out.steps;
@@ -1698,7 +1704,7 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
     Team shared, *team = NULL;
     pthread_t thread;
     Helper *helper = NULL;
-    if (threads > 1) {
+    if (threads > 1 && max_nodes > 1 && seconds > 0) {
         helper = helper_start(r, dead, &shared, root, max_nodes, seconds, &thread);
         if (helper) team = &shared;
     }
@@ -1713,6 +1719,15 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
         int64_t left = max_nodes - out->nodes;
         code = run_advance(main_run, allowance < left ? allowance : left, deadline, out);
         if (code != GOING_ON || out->nodes >= max_nodes) break;
+        if (team) {
+            if (__atomic_load_n(&team->halt, __ATOMIC_RELAXED) ||
+                __atomic_load_n(&team->spent, __ATOMIC_RELAXED) >= max_nodes)
+                break;
+            if (main_run->n_pending && !flush(main_run)) { /* for the restart and the helper */
+                code = OUT_OF_MEMORY;
+                break;
+            }
+        }
         seed++;
         Run *ticket = run_new(r, mem, dead, team, root, seed * 0x2545f4914f6cdd1dULL, 1, 0);
         if (!ticket) {
