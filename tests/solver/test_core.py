@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from dataclasses import replace
 
 import pytest
 
@@ -328,3 +329,16 @@ def test_threads_are_one_or_two() -> None:
         core_of(problem).search(problem.state_of(position), 100, 1.0, 3)
     with pytest.raises(ValueError, match="threads must be 1 or 2"):
         Budget(threads=0)
+
+
+def test_the_helper_thread_decides_what_one_thread_cannot_in_the_same_nodes() -> None:
+    """Classic draw 3, deal 282: one thread needs about 25 million nodes to prove it
+    unwinnable; with the helper's deep reserve test, two threads together need about 4."""
+    rules = Rules.preset_named("classic", draw=3)
+    position = Position.deal(DealCode(rules, number=282).deck)
+    budget = Budget(nodes=8_000_000, seconds=600)
+    one = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    assert one.verdict is Verdict.UNKNOWN
+    two = Solver(Problem.of(position, rules)).solve_position(position, replace(budget, threads=2))
+    assert two.verdict is Verdict.UNWINNABLE
+    assert two.nodes <= budget.nodes
