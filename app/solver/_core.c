@@ -1140,9 +1140,10 @@ static int table_room(Table *t, Memory *mem, Slot **old) {
     return 1;
 }
 
-/* The slot for k, added (value unset) if new; NULL when out of memory. Grows by doubling
-   at half full, so the table holds at most four slots per entry. */
-static Slot *table_put(Table *t, Memory *mem, Fp k, int *added) {
+/* The slot for k, added with `value` if new (published for `dead_find`: `a` last); NULL
+   when out of memory. Grows by doubling at half full, so the table holds at most four
+   slots per entry. */
+static Slot *table_put(Table *t, Memory *mem, Fp k, int32_t value, int *added) {
     Slot *old;
     size_t old_bytes = t->slots ? (t->mask + 1) * sizeof(Slot) : 0;
     if (!table_room(t, mem, &old)) return NULL;
@@ -1151,8 +1152,9 @@ static Slot *table_put(Table *t, Memory *mem, Fp k, int *added) {
     for (;;) {
         Slot *s = &t->slots[i];
         if (!s->a) {
-            s->a = k.a;
             s->b = k.b;
+            s->value = value;
+            __atomic_store_n(&s->a, k.a, __ATOMIC_RELEASE);
             t->count++;
             *added = 1;
             return s;
@@ -1312,22 +1314,11 @@ static int dead_put(Table *t, Memory *mem, Team *team, Fp k, int32_t value) {
     } else if (old) {
         release(mem, old, old_bytes);
     }
-    size_t i = (size_t)k.b & t->mask;
-    for (;;) {
-        Slot *s = &t->slots[i];
-        if (!s->a) {
-            s->b = k.b;
-            s->value = value;
-            __atomic_store_n(&s->a, k.a, __ATOMIC_RELEASE);
-            t->count++;
-            return 1;
-        }
-        if (s->a == k.a && s->b == k.b) {
-            if (s->value > value) __atomic_store_n(&s->value, value, __ATOMIC_RELAXED);
-            return 1;
-        }
-        i = (i + 1) & t->mask;
-    }
+    int added;
+    Slot *s = table_put(t, mem, k, value, &added); /* the room is made: it does not grow */
+    if (!s) return 0;
+    if (!added && s->value > value) __atomic_store_n(&s->value, value, __ATOMIC_RELAXED);
+    return 1;
 }
 
 /* A closed state leaves the run's index, which keeps only open states and so stays small
@@ -1363,15 +1354,21 @@ static int prove(Run *run, Fp key, int32_t value, int32_t member) {
     return 1;
 }
 
+/* Whether the team's search is to stop: a thread has a verdict, or the budget is spent. */
+static int team_over(Team *team) {
+    return __atomic_load_n(&team->halt, __ATOMIC_RELAXED) ||
+           __atomic_load_n(&team->spent, __ATOMIC_RELAXED) >= team->max_nodes;
+}
+
 /* With a team, every 256 nodes (16 in the helper) and at the end of `advance`: counts the
    run's `nodes` so far against the shared budget; 0 once the search is to stop. */
 static int team_goes_on(Run *run, int64_t nodes) {
     Team *team = run->team;
     int64_t fresh = nodes - run->counted;
     run->counted = nodes;
-    int64_t spent = __atomic_add_fetch(&team->spent, fresh, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&team->spent, fresh, __ATOMIC_RELAXED);
     if (run->helper) __atomic_add_fetch(&team->helper_spent, fresh, __ATOMIC_RELAXED);
-    return !__atomic_load_n(&team->halt, __ATOMIC_RELAXED) && spent < team->max_nodes;
+    return !team_over(team);
 }
 
 /* search._Run._enter: index the state and push its ordered children; 0 when out of
@@ -1385,7 +1382,7 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
     RESERVE(run->mem, run->component, run->component_cap, run->components + 1, return 0);
     RESERVE(run->mem, run->stack, run->stack_cap, run->depth + 1, return 0);
     int added;
-    Slot *slot = table_put(&run->index, run->mem, key, &added);
+    Slot *slot = table_put(&run->index, run->mem, key, (int32_t)index, &added);
     if (!slot) return 0;
     slot->value = (int32_t)index;
     slot->aux = value;
@@ -1601,9 +1598,7 @@ static void *helper_main(void *arg) {
     int code = GOING_ON;
     double since = now();      /* the current second began */
     int64_t mine = 0, all = 0; /* the helper's and both threads' nodes then */
-    while (code == GOING_ON && !__atomic_load_n(&team->halt, __ATOMIC_RELAXED) &&
-           __atomic_load_n(&team->spent, __ATOMIC_RELAXED) < team->max_nodes &&
-           now() < h->deadline) {
+    while (code == GOING_ON && !team_over(team) && now() < h->deadline) {
         code = run_advance(run, 1 << 10, h->deadline, &h->out);
         if (h->rules.lookahead == HELPER_FALLBACK || now() < since + 1) continue;
         int64_t mine_now = __atomic_load_n(&team->helper_spent, __ATOMIC_RELAXED);
@@ -1634,8 +1629,9 @@ static Helper *helper_start(const Rules *r, Table *dead, Team *team, const Work 
     h->dead = dead;
     h->team = team;
     h->root = *root;
-    h->deep_until = now() + HELPER_DEEP_SHARE * seconds;
-    h->deadline = now() + seconds;
+    double start = now();
+    h->deep_until = start + HELPER_DEEP_SHARE * seconds;
+    h->deadline = start + seconds;
     h->out.code = GOING_ON;
     if (pthread_mutex_init(&team->lock, NULL)) {
         free(h);
@@ -1714,15 +1710,12 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
     int64_t allowance = FIRST_RUN_NODES;
     uint64_t seed = 0;
     while (code == GOING_ON && out->nodes < max_nodes && now() < deadline &&
-           !(team && (__atomic_load_n(&team->halt, __ATOMIC_RELAXED) ||
-                      __atomic_load_n(&team->spent, __ATOMIC_RELAXED) >= max_nodes))) {
+           !(team && team_over(team))) {
         int64_t left = max_nodes - out->nodes;
         code = run_advance(main_run, allowance < left ? allowance : left, deadline, out);
         if (code != GOING_ON || out->nodes >= max_nodes) break;
         if (team) {
-            if (__atomic_load_n(&team->halt, __ATOMIC_RELAXED) ||
-                __atomic_load_n(&team->spent, __ATOMIC_RELAXED) >= max_nodes)
-                break;
+            if (team_over(team)) break;
             if (main_run->n_pending && !flush(main_run)) { /* for the restart and the helper */
                 code = OUT_OF_MEMORY;
                 break;
