@@ -378,9 +378,7 @@ class Problem:
         lies in a column no lower than its highest frozen card above the first
         (the cards above it may go up), or is in the talon and fits on a card that
         can be one (the reserve keeps its cards until T). If none of t's ways is
-        open, T never comes (`_top_stays`). Nor is it any use if the frozen cards,
-        with the cards under them, can never all go up (`_certain_deadlock`): they
-        are in the columns at T in the order they have now.
+        open, T never comes (`_top_stays`).
 
         If some are, the test looks up to `lookahead` cards deeper
         (`_doomed`): whichever way t leaves, can the next card t' ever leave after
@@ -398,8 +396,9 @@ class Problem:
         leaves (asked in turn of the card after t', to the depth), the state is lost
         too. With `certain`, the way t leaves can itself lose: say t waits for a lower
         card of its suit that lies under a high card of another suit, and t is put on
-        a low card of that other suit. Then each waits for the next, which the runs
-        show at T' as a certain deadlock. That check costs more than it saves at the
+        a low card of that other suit. Then each waits for the next: the frozen cards
+        and those under them, sure to be in the runs at T' in their order, can never
+        all go up (`_certain_deadlock`). That check costs more than it saves at the
         default lookahead; it pays with a deep one (the core's second thread).
         """
         columns, talon, _, reserve_count, _, _, _ = state

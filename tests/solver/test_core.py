@@ -12,7 +12,7 @@ from app.engine import DealCode, Game, Position, Rules
 from app.solver import Budget, Verdict
 from app.solver import search as search_module
 from app.solver._core import Core
-from app.solver.board import Problem, State, Techniques
+from app.solver.board import MAX_RESERVE_LOOKAHEAD, Problem, State, Techniques
 from app.solver.search import Solver
 
 from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
@@ -265,7 +265,7 @@ def test_the_core_reserve_test_matches_at_every_lookahead() -> None:
     for problem, states in cases + classic_walks():
         core = core_of(problem)
         for state in states:
-            for lookahead in (0, 1, 2, 4, 8):
+            for lookahead in (0, 1, 2, 4, MAX_RESERVE_LOOKAHEAD):
                 without, with_it = (
                     problem.reserve_stuck(state, lookahead, certain) for certain in (False, True)
                 )
@@ -278,7 +278,7 @@ def test_the_core_reserve_test_matches_at_every_lookahead() -> None:
     assert all(seen == {True, False} for seen in answers.values())  # both were met
     assert certain_decides > 10
     with pytest.raises(ValueError, match="lookahead"):
-        core.reserve_stuck(states[0], 9)
+        core.reserve_stuck(states[0], MAX_RESERVE_LOOKAHEAD + 1)
 
 
 @pytest.mark.parametrize("preset", ["classic", "app"])
