@@ -22,7 +22,7 @@
  *
  * Memory. The run's table (key -> index), the per-index records and the table of
  * states proved lost hold one entry per node; the tables double at half full.
- * About 150-220 bytes a node in all, so the node budget bounds memory.
+ * About 60-130 bytes a node in all (16 a slot), so the node budget bounds memory.
  *
  * Keys. board.py's key is (sorted columns, talon, pointer class, reserve
  * count, protected). Here it is a 128-bit fingerprint made by two independent
@@ -30,9 +30,10 @@
  * hashes), the talon as its set of cards, then the rest. The talon's card set
  * stands for its sequence because every talon one Core meets is a subsequence
  * of one dealing order (`Core.search` checks it, and forgets its proofs when a
- * root from another order comes). Two different keys share a fingerprint with
- * a chance of about n^2 / 2^129 over n states, so an "unwinnable" verdict is a
- * proof up to that chance (below 1e-20 for 10^9 states).
+ * root from another order comes). The tables keep 96 of its bits (`Slot`): a
+ * look-up takes one key for another with a chance of 2^-96 per slot compared, so
+ * an "unwinnable" verdict is a proof up to that chance (below 1e-17 over 10^11
+ * slots compared, far more than any search here makes).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -746,11 +747,15 @@ static Fp key_of(const Rules *r, const Work *w) {
 
 /* -- tables ------------------------------------------------------------------------------ */
 
+/* A key in a table: its `a` (which also places it: `a` & mask) and the top half of its
+   `b`, so 96 of its 128 bits (see the top of the file); 16 bytes, four to a cache line. */
 typedef struct {
-    uint64_t a, b;
-    int32_t value; /* dead table: the lowest value proved lost; run table: the index */
-    int32_t aux;   /* run table: the state's value (saves a look-up in `nodes`) */
+    uint64_t a;
+    uint32_t check; /* the key's b >> 32 */
+    int32_t value;  /* dead table: the lowest value proved lost; run table: the index */
 } Slot;
+
+static uint32_t check_of(Fp k) { return (uint32_t)(k.b >> 32); }
 
 typedef struct {
     Slot *slots;
@@ -759,11 +764,12 @@ typedef struct {
 
 static Slot *table_find(const Table *t, Fp k) {
     if (!t->slots) return NULL;
-    size_t i = (size_t)k.b & t->mask;
+    size_t i = (size_t)k.a & t->mask;
+    uint32_t check = check_of(k);
     for (;;) {
         Slot *s = &t->slots[i];
         if (!s->a) return NULL;
-        if (s->a == k.a && s->b == k.b) return s;
+        if (s->a == k.a && s->check == check) return s;
         i = (i + 1) & t->mask;
     }
 }
@@ -778,12 +784,13 @@ static const Slot *dead_find(const Table *t, Fp k) {
     size_t mask = __atomic_load_n(&t->mask, __ATOMIC_ACQUIRE);
     const Slot *slots = __atomic_load_n(&t->slots, __ATOMIC_ACQUIRE);
     if (!slots) return NULL;
-    size_t i = (size_t)k.b & mask;
+    size_t i = (size_t)k.a & mask;
+    uint32_t check = check_of(k);
     for (size_t probes = 0; probes <= mask; probes++) {
         const Slot *s = &slots[i];
         uint64_t a = __atomic_load_n(&s->a, __ATOMIC_ACQUIRE);
         if (!a) return NULL;
-        if (a == k.a && s->b == k.b) return s;
+        if (a == k.a && s->check == check) return s;
         i = (i + 1) & mask;
     }
     return NULL;
@@ -1129,7 +1136,7 @@ static int table_room(Table *t, Memory *mem, Slot **old) {
         for (size_t i = 0; i <= t->mask; i++) {
             Slot *s = &t->slots[i];
             if (!s->a) continue;
-            size_t j = (size_t)s->b & (cap - 1);
+            size_t j = (size_t)s->a & (cap - 1);
             while (slots[j].a) j = (j + 1) & (cap - 1);
             slots[j] = *s;
         }
@@ -1148,18 +1155,19 @@ static Slot *table_put(Table *t, Memory *mem, Fp k, int32_t value, int *added) {
     size_t old_bytes = t->slots ? (t->mask + 1) * sizeof(Slot) : 0;
     if (!table_room(t, mem, &old)) return NULL;
     if (old) release(mem, old, old_bytes);
-    size_t i = (size_t)k.b & t->mask;
+    size_t i = (size_t)k.a & t->mask;
+    uint32_t check = check_of(k);
     for (;;) {
         Slot *s = &t->slots[i];
         if (!s->a) {
-            s->b = k.b;
+            s->check = check;
             s->value = value;
             __atomic_store_n(&s->a, k.a, __ATOMIC_RELEASE);
             t->count++;
             *added = 1;
             return s;
         }
-        if (s->a == k.a && s->b == k.b) {
+        if (s->a == k.a && s->check == check) {
             *added = 0;
             return s;
         }
@@ -1175,7 +1183,7 @@ static void table_delete(Table *t, Slot *s) {
         j = (j + 1) & t->mask;
         Slot *next = &t->slots[j];
         if (!next->a) break;
-        size_t home = (size_t)next->b & t->mask;
+        size_t home = (size_t)next->a & t->mask;
         /* It stays if its home lies cyclically in (i, j]. */
         int stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
         if (!stays) {
@@ -1385,7 +1393,6 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
     Slot *slot = table_put(&run->index, run->mem, key, (int32_t)index, &added);
     if (!slot) return 0;
     slot->value = (int32_t)index;
-    slot->aux = value;
     run->nodes[index] = (Node){key, value, 1};
     run->n++;
     run->component[run->components++] = (int32_t)index;
@@ -1434,7 +1441,7 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
     for (int i = 0; i < count; i++) {
         const Child *c = &run->scratch[order[i]];
         run->arena[run->arena_used + i] = *c;
-        if (slots) __builtin_prefetch(&slots[c->key.b & mask]);
+        if (slots) __builtin_prefetch(&slots[c->key.a & mask]);
     }
     Frame *frame = &run->stack[run->depth++];
     pack(w, &frame->state);
@@ -1489,7 +1496,7 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             int32_t value = child->value;
             if (is_dead(run->dead, key, value)) continue;
             const Slot *seen = table_find(&run->index, key);
-            if (seen && seen->aux <= value) {
+            if (seen && run->nodes[seen->value].value <= value) {
                 if (run->nodes[seen->value].open && seen->value < frame->low)
                     frame->low = seen->value;
                 continue;
