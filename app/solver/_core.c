@@ -182,7 +182,16 @@ static int column_with_top(const Work *w, int card) {
     return -1;
 }
 
-static int talon_size(const Work *w) { return __builtin_popcountll(w->talon); }
+/* The bits set in x: __builtin_popcountll is a call into libgcc unless the build may
+   use the popcnt instruction, which it does not assume. */
+static int bit_count(uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+static int talon_size(const Work *w) { return bit_count(w->talon); }
 
 /* The remaining talon: its cards and their positions in the order, waste first. */
 static int talon_cards(const Rules *r, const Work *w, uint8_t *cards, uint8_t *positions) {
@@ -883,10 +892,16 @@ static void run_move(Emit *e, const Work *w, int i, int s, int j) {
     emit(e, &child, s == 0 ? EMPTIES_COLUMN : IN_TABLEAU, 0, card, j);
 }
 
+static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead);
+
 /* board.Problem.successors: every step, settled, with lost results left out (also those
    `dominated` by a state in `dead`, when it is given); none if `reserve_stuck`. */
 static int successors(const Rules *r, const Work *w, Child *out, const Table *dead) {
-    if (reserve_stuck(r, w)) return 0;
+    return reserve_stuck(r, w) ? 0 : successors_of_free(r, w, out, dead);
+}
+
+/* `successors` of a state whose reserve is not stuck. */
+static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead) {
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
               r->mode == MODE_ANY_RUN && !r->autocomplete};
     Work child;
@@ -1379,12 +1394,30 @@ static int team_goes_on(Run *run, int64_t nodes) {
     return !team_over(team);
 }
 
+/* search._Run._prove_stuck: a state whose reserve is stuck (`reserve_stuck`) is lost
+   whatever its stock pointer, as the test does not look at it: so with draw 3 and
+   unlimited passes, the same state of pointer class 1 and 2 is lost from value 0 on
+   (and of class 0 then too: `dominated`). It is proved so without being entered (it has
+   no children, and closes at once). 0 when out of memory. */
+static int prove_stuck(Run *run, const Work *w, Fp key, int32_t value) {
+    const Rules *r = run->r;
+    if (r->draw == 3 && r->passes < 0 && w->talon) {
+        uint64_t a, b;
+        hash_columns(w, &a, &b);
+        for (uint64_t position = 1; position <= 2; position++)
+            if (!prove(run, finish_key(a, b, w, position), 0, -1)) return 0;
+        if (pointer_class(r, w)) return 1; /* its own key was one of them */
+    }
+    return prove(run, key, value, -1);
+}
+
 /* search._Run._enter: index the state and push its ordered children; 0 when out of
-   memory. The search order: by priority class, then fewest draws, stably (so in
-   generation order after that), or shuffled within those; shuffled whatever the class
-   in a shuffled run's first SHUFFLED_DEPTH plies. */
+   memory. `free`: the caller found its reserve not stuck. The search order: by priority
+   class, then fewest draws, stably (so in generation order after that), or shuffled
+   within those; shuffled whatever the class in a shuffled run's first SHUFFLED_DEPTH
+   plies. */
 static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int card,
-                 int target) {
+                 int target, int free) {
     size_t index = run->n;
     RESERVE(run->mem, run->nodes, run->cap, index + 1, return 0);
     RESERVE(run->mem, run->component, run->component_cap, run->components + 1, return 0);
@@ -1397,7 +1430,8 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
     run->n++;
     run->component[run->components++] = (int32_t)index;
 
-    int count = successors(run->r, w, run->scratch, run->dead);
+    int count = free ? successors_of_free(run->r, w, run->scratch, run->dead)
+                     : successors(run->r, w, run->scratch, run->dead);
     uint16_t order[MAX_CHILDREN];
     for (int i = 0; i < count; i++) order[i] = (uint16_t)i;
     if (run->shuffled)
@@ -1462,7 +1496,7 @@ static Run *run_new(const Rules *r, Memory *mem, Table *dead, Team *team, const 
     run->helper = helper;
     run->shuffled = shuffled;
     run->rng.x = seed;
-    if (!enter(run, start, key_of(r, start), value_of(r, start), 0, 0, 0)) {
+    if (!enter(run, start, key_of(r, start), value_of(r, start), 0, 0, 0, 0)) {
         run_free(run);
         return NULL;
     }
@@ -1510,7 +1544,11 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             Work parent, state;
             unpack(&frame->state, &parent);
             child_of(run->r, &parent, child, &state);
-            if (!enter(run, &state, key, value, child->draws, child->card, child->target)) {
+            int made = reserve_stuck(run->r, &state)
+                           ? prove_stuck(run, &state, key, value)
+                           : enter(run, &state, key, value, child->draws, child->card,
+                                   child->target, 1);
+            if (!made) {
                 *spent = nodes;
                 return OUT_OF_MEMORY;
             }
@@ -1578,11 +1616,12 @@ static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
    than the main thread's test can. On others it costs far more than it saves: there the
    helper goes on looking HELPER_FALLBACK cards deep, as a second pair of hands (every test
    is a proof on its own, whatever the depth). It does so once it has made under
-   HELPER_SLOW times as many nodes as the main thread over a second, or after
-   HELPER_DEEP_SHARE of the budget's seconds. */
+   HELPER_SLOW times as many nodes as the main thread over HELPER_WINDOW seconds, or
+   after HELPER_DEEP_SHARE of the budget's seconds. */
 #define HELPER_LOOKAHEAD 8
 #define HELPER_FALLBACK 3
 #define HELPER_SLOW 0.08
+#define HELPER_WINDOW 0.25
 #define HELPER_DEEP_SHARE 0.6
 #define HELPER_SEED (77 * 0x9e3779b97f4a7c15ULL) /* for its shuffled first plies */
 typedef struct {
@@ -1603,11 +1642,11 @@ static void *helper_main(void *arg) {
     Run *run = run_new(&h->rules, &h->mem, h->dead, team, &h->root, HELPER_SEED, 1, 1);
     if (!run) return NULL;
     int code = GOING_ON;
-    double since = now();      /* the current second began */
+    double since = now();      /* the current window began */
     int64_t mine = 0, all = 0; /* the helper's and both threads' nodes then */
     while (code == GOING_ON && !team_over(team) && now() < h->deadline) {
         code = run_advance(run, 1 << 10, h->deadline, &h->out);
-        if (h->rules.lookahead == HELPER_FALLBACK || now() < since + 1) continue;
+        if (h->rules.lookahead == HELPER_FALLBACK || now() < since + HELPER_WINDOW) continue;
         int64_t mine_now = __atomic_load_n(&team->helper_spent, __ATOMIC_RELAXED);
         int64_t all_now = __atomic_load_n(&team->spent, __ATOMIC_RELAXED);
         if (mine_now - mine < HELPER_SLOW * (double)((all_now - mine_now) - (all - mine)) ||

@@ -295,6 +295,16 @@ class Problem:
         a, b, c, d, talon, _, reserve_count, protected = key
         return tuple((a, b, c, d, talon, position, reserve_count, protected) for position in (1, 2))
 
+    def pointer_keys(self, key: Key) -> tuple[Key, ...]:
+        """The keys of the same state with every stock pointer whose class `stronger_keys`
+        can find (classes 1 and 2), when it finds any; else none. A proof that holds
+        whatever the pointer (`reserve_stuck`) proves these lost from value 0 on, and
+        so, through `stronger_keys`, class 0 too."""
+        if not key[4] or not self.fresh_is_weakest:
+            return ()
+        a, b, c, d, talon, _, reserve_count, protected = key
+        return tuple((a, b, c, d, talon, position, reserve_count, protected) for position in (1, 2))
+
     # -- the stock ------------------------------------------------------------------------
 
     def reach(self, pointer: int, size: int, pass_number: int) -> list[tuple[int, int, int]]:
@@ -339,13 +349,14 @@ class Problem:
 
     # -- moves ------------------------------------------------------------------------------
 
-    def successors(self, state: State) -> list[Successor]:
+    def successors(self, state: State, stuck_tested: bool = False) -> list[Successor]:
         """Every step from `state` with its settled result, as (priority, step, state).
 
         Steps into a state that `lost` recognises are left out, and there are none
-        when `reserve_stuck` proves the state lost.
+        when `reserve_stuck` proves the state lost (`stuck_tested`: the caller found
+        it does not).
         """
-        if self.reserve_stuck(state):
+        if not stuck_tested and self.reserve_stuck(state):
             return []
         settle = self.settle
         lost = self.lost

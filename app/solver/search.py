@@ -255,7 +255,21 @@ class _Run:
         key = problem.key(start)
         self._stack = [self._enter(start, key, problem.value(start))]
 
-    def _enter(self, state: State, key: Key, value: int) -> _Frame:
+    def _prove_stuck(self, key: Key, value: int) -> None:
+        """Records a state whose reserve is stuck (`Problem.reserve_stuck`) as lost,
+        without entering it: it has no children, so it closes at once. The test does
+        not look at the stock pointer, so the state is lost whatever its pointer: with
+        `Problem.pointer_keys`, from value 0 on in each of them."""
+        dead = self._dead
+        keys = self._problem.pointer_keys(key)
+        proofs = [(k, 0) for k in keys]
+        if key not in keys:
+            proofs.append((key, value))
+        for k, v in proofs:
+            if dead.get(k, v + 1) > v:
+                dead[k] = v
+
+    def _enter(self, state: State, key: Key, value: int, free: bool = False) -> _Frame:
         index = len(self._keys)
         self._index[key] = index
         self._keys.append(key)
@@ -264,7 +278,7 @@ class _Run:
         self._component.append(index)
         depth = len(self._stack) if index else 0
         problem = self._problem
-        children = problem.successors(state)
+        children = problem.successors(state, stuck_tested=free)
         if problem.fresh_is_weakest:
             dead = self._dead
             children = [c for c in children if not _dominated(problem, dead, problem.key(c[2]))]
@@ -305,8 +319,11 @@ class _Run:
                 if sum(child[4]) == 52:
                     self.spent = nodes
                     return Verdict.WON, [*path, step]
-                stack.append(self._enter(child, k, value))
-                path.append(step)
+                if self._problem.reserve_stuck(child):
+                    self._prove_stuck(k, value)
+                else:
+                    stack.append(self._enter(child, k, value, free=True))
+                    path.append(step)
                 if nodes >= limit or (nodes & 255 == 0 and clock() > deadline):
                     self.spent = nodes
                     return None, []

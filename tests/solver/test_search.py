@@ -387,6 +387,61 @@ def test_a_fresh_pointer_is_lost_once_the_same_state_with_more_reach_is(searcher
         assert other.stronger_keys(other.key(root)) == ()
 
 
+def _step_into_a_stuck_reserve(rules: Rules) -> tuple[Problem, State, State]:
+    """From random walks through classic deals: a state the search proves unwinnable
+    (within BIG), and a step from it into a state whose reserve is stuck (whose stock
+    pointer is of class 1 or 2)."""
+    for number in range(100):
+        position = Position.deal(DealCode(rules, number=number).deck)
+        problem = Problem.of(position, rules)
+        state = problem.settle(problem.state_of(position))
+        rng = random.Random(number)
+        while not problem.reserve_stuck(state) and (children := problem.successors(state)):
+            for _, _, child in children:
+                pointer, talon = child[2], child[1]
+                if problem.reserve_stuck(child) and pointer % 3 and pointer != len(talon):
+                    verdict = Solver(problem).solve_state(state, BIG).verdict
+                    if verdict is Verdict.UNWINNABLE:
+                        return problem, state, child
+            state = rng.choice(children)[2]
+    raise AssertionError("no such step in 100 deals")
+
+
+def test_a_state_whose_reserve_is_stuck_is_lost_with_every_pointer(searcher: str) -> None:
+    """Draw 3, unlimited passes: the reserve test does not look at the stock pointer, so
+    a state it proves lost is lost with a pointer of each class. The search proves a
+    step into one so, without entering it; the same state with a pointer of the other
+    class then needs no search, and adds nothing to what the solver knows."""
+    rules = Rules.preset_named("classic", draw=3)
+    problem, parent, child = _step_into_a_stuck_reserve(rules)
+    columns, talon, pointer, reserve_count, found, pass_number, protected = child
+    other = pointer + 1 if pointer % 3 == 1 else pointer - 1
+    assert other % 3 and other != len(talon)
+    twin = (columns, talon, other, reserve_count, found, pass_number, protected)
+    assert problem.key(twin) != problem.key(child)
+    assert set(problem.pointer_keys(problem.key(child))) == {
+        problem.key(child),
+        problem.key(twin),
+    }
+    solver = Solver(problem)
+    assert solver.solve_state(parent, BIG).verdict is Verdict.UNWINNABLE
+    known = solver.known_dead
+    again = solver.solve_state(twin, BIG)
+    assert (again.verdict, again.nodes) == (Verdict.UNWINNABLE, 1)
+    assert solver.known_dead == known
+    # A solver that has not met it proves it by looking: then it knows one state more.
+    fresh = Solver(problem)
+    assert fresh.solve_state(twin, BIG).verdict is Verdict.UNWINNABLE
+    assert fresh.known_dead == 1
+    # Draw 1, or a pass limit: the key has no pointer class, or one per pass.
+    for token in ("C1", "C3P3"):
+        other_problem = Problem.of(
+            Position.deal(DealCode(rules, number=0).deck),
+            DealCode.parse(f"CF1-{token}-AAAAAAA").rules,
+        )
+        assert other_problem.pointer_keys(other_problem.key(child)) == ()
+
+
 def _cards(names: str) -> bytes:
     return bytes(Card.parse(name).index for name in names.split())
 
