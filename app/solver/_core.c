@@ -116,6 +116,7 @@ typedef struct {
     int8_t target;
     uint8_t added; /* the step turned the waste over (with limited passes) */
     uint8_t won;
+    uint8_t weakest; /* `dominated` may prune it: looked up when its turn comes */
 } Child;
 
 /* Copies n bytes (at most 52) in 8-byte words: both sides have room for the last one. */
@@ -735,16 +736,32 @@ static uint64_t pointer_class(const Rules *r, const Work *w) {
     return 3 * (uint64_t)(uint32_t)w->pass + (uint64_t)(w->pointer % 3);
 }
 
+/* What a key's pointer class `position` adds to it, by xor: nothing for class 0, so the
+   same state's keys in other classes are a xor away (`stronger`). */
+static Fp position_tag(uint64_t position) {
+    return (Fp){mix_a(position * 0x9e3779b97f4a7c15ULL), mix_b(position * 0xd6e8feb86659fd93ULL)};
+}
+
 /* The key from the columns' hash and the rest of the state, with pointer class `position`. */
 static Fp finish_key(uint64_t a, uint64_t b, const Work *w, uint64_t position) {
-    uint64_t meta = position << 16 | (uint64_t)w->reserve;
+    uint64_t meta = (uint64_t)w->reserve;
     /* The constants' top bits are set and the inputs' are not, so no factor is 0. */
     a = mix_a(a ^ mum(w->cards ^ 0x882efa98ec4e6c89ULL, w->prot ^ 0xbe5466cf34e90c6cULL) ^
               mum(meta ^ 0xc52821e638d01377ULL, 0xd1310ba698dfb5acULL));
     b = mix_b(b + mum(w->cards ^ 0xc0ac29b7c97c50ddULL, w->prot ^ 0x9216d5d98979fb1bULL) +
               mum(meta ^ 0xbf84d5b5b5470917ULL, 0xb8e1afed6a267e96ULL));
-    if (!a) a = 1;
-    return (Fp){a, b};
+    Fp tag = position_tag(position);
+    a ^= tag.a;
+    return (Fp){a ? a : 1, b ^ tag.b};
+}
+
+/* The key of the same state as the class-0 `key`, with pointer class `position` (as
+   `finish_key` makes it, but where its `a` came out 0 and was made 1: then a key of no
+   state, which only costs a proof missed). */
+static Fp stronger(Fp key, uint64_t position) {
+    Fp tag = position_tag(position);
+    uint64_t a = key.a ^ tag.a;
+    return (Fp){a ? a : 1, key.b ^ tag.b};
 }
 
 /* board.Problem.key, as a fingerprint */
@@ -813,18 +830,22 @@ typedef struct {
     int n;
     int32_t pass;     /* the parent's */
     int parent_clear; /* whole-column moves only, and the parent is not deadlocked */
-    const Table *dead; /* the proved-lost states, or NULL (see `dominated`) */
+    const Table *dead; /* the proved-lost states, or NULL (then no child is `weakest`) */
     uint64_t tops;     /* the waste tops drawing reaches, as card bits */
     int prune_swaps;   /* any-run moves and no autocomplete: see `exposes_use` */
 } Emit;
 
-/* board.Problem.stronger_keys, looked up in the dead table: with draw 3 and unlimited
-   passes, a fresh pointer (class 0) reaches only waste tops that every other pointer
-   reaches too, after turning the waste over; so if a state of class 1 or 2 and the same
-   rest is proved lost, whatever its pointer, so is this one. */
-static int dominated(const Rules *r, const Table *dead, const Work *w, uint64_t a, uint64_t b) {
-    return dead && r->draw == 3 && r->passes < 0 && w->talon && pointer_class(r, w) == 0 &&
-           (dead_find(dead, finish_key(a, b, w, 1)) || dead_find(dead, finish_key(a, b, w, 2)));
+/* Whether board.Problem.stronger_keys finds any for w: with draw 3 and unlimited passes,
+   a fresh pointer (class 0) reaches only waste tops that every other pointer reaches
+   too, after turning the waste over; so if a state of class 1 or 2 and the same rest is
+   proved lost, whatever its pointer, so is this one (`dominated`). */
+static int weakest(const Rules *r, const Work *w) {
+    return r->draw == 3 && r->passes < 0 && w->talon && pointer_class(r, w) == 0;
+}
+
+/* board.Problem.stronger_keys, looked up in the dead table, for a `weakest` state. */
+static int dominated(const Table *dead, Fp key) {
+    return dead_find(dead, stronger(key, 1)) || dead_find(dead, stronger(key, 2));
 }
 
 /* A step's result: settle it, drop it if lost, key it. */
@@ -836,8 +857,8 @@ static void emit(Emit *e, Work *child, int priority, int draws, int card, int ta
     if (!(target == FOUNDATION && e->parent_clear) && lost(e->r, child)) return;
     uint64_t a, b, position = pointer_class(e->r, child);
     hash_columns(child, &a, &b);
-    if (dominated(e->r, e->dead, child, a, b)) return;
     Child *c = &e->out[e->n++];
+    c->weakest = (uint8_t)(e->dead && weakest(e->r, child));
     c->added = (uint8_t)(child->pass != e->pass);
     c->won = (uint8_t)won(child);
     c->key = finish_key(a, b, child, position);
@@ -894,8 +915,9 @@ static void run_move(Emit *e, const Work *w, int i, int s, int j) {
 
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead);
 
-/* board.Problem.successors: every step, settled, with lost results left out (also those
-   `dominated` by a state in `dead`, when it is given); none if `reserve_stuck`. */
+/* board.Problem.successors: every step, settled, with lost results left out; none if
+   `reserve_stuck`. With `dead`, the children it may prove `dominated` are marked
+   `weakest`. */
 static int successors(const Rules *r, const Work *w, Child *out, const Table *dead) {
     return reserve_stuck(r, w) ? 0 : successors_of_free(r, w, out, dead);
 }
@@ -1475,7 +1497,12 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
     for (int i = 0; i < count; i++) {
         const Child *c = &run->scratch[order[i]];
         run->arena[run->arena_used + i] = *c;
-        if (slots) __builtin_prefetch(&slots[c->key.a & mask]);
+        if (!slots) continue;
+        __builtin_prefetch(&slots[c->key.a & mask]);
+        if (c->weakest) {
+            __builtin_prefetch(&slots[stronger(c->key, 1).a & mask]);
+            __builtin_prefetch(&slots[stronger(c->key, 2).a & mask]);
+        }
     }
     Frame *frame = &run->stack[run->depth++];
     pack(w, &frame->state);
@@ -1529,6 +1556,7 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             Fp key = child->key;
             int32_t value = child->value;
             if (is_dead(run->dead, key, value)) continue;
+            if (child->weakest && dominated(run->dead, key)) continue; /* only now: fewer look-ups */
             const Slot *seen = table_find(&run->index, key);
             if (seen && run->nodes[seen->value].value <= value) {
                 if (run->nodes[seen->value].open && seen->value < frame->low)
@@ -1736,10 +1764,9 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
         out->code = WON;
         return;
     }
-    uint64_t a, b;
-    hash_columns(root, &a, &b);
-    if (is_dead(dead, finish_key(a, b, root, pointer_class(r, root)), value_of(r, root)) ||
-        dominated(r, dead, root, a, b) || lost(r, root)) {
+    Fp key = key_of(r, root);
+    if (is_dead(dead, key, value_of(r, root)) || (weakest(r, root) && dominated(dead, key)) ||
+        lost(r, root)) {
         out->code = UNWINNABLE;
         return;
     }

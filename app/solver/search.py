@@ -279,17 +279,16 @@ class _Run:
         depth = len(self._stack) if index else 0
         problem = self._problem
         children = problem.successors(state, stuck_tested=free)
-        if problem.fresh_is_weakest:
-            dead = self._dead
-            children = [c for c in children if not _dominated(problem, dead, problem.key(c[2]))]
         return _Frame(_order(children, self._rng, depth), index)
 
     def advance(self, limit: int, deadline: float) -> tuple[Verdict | None, list[Step]]:
         """Search `limit` more nodes at most: (WON, its steps), (UNWINNABLE, []) when
         everything was searched, or (None, []) when stopped by `limit` or `deadline`.
         `spent` is then the nodes this call searched."""
-        key = self._problem.key
-        value_of = self._problem.value
+        problem = self._problem
+        key = problem.key
+        value_of = problem.value
+        weakest = problem.fresh_is_weakest
         dead = self._dead
         index_of = self._index
         values = self._values
@@ -310,6 +309,10 @@ class _Run:
                 value = value_of(child)
                 if dead.get(k, value + 1) <= value:
                     continue
+                # Looked up only when its turn comes (more is proved by then, and a
+                # child lost by its own key needs no second look).
+                if weakest and _dominated(problem, dead, k):
+                    continue
                 index = index_of.get(k, -1)
                 if index >= 0 and values[index] <= value:
                     if open_[index] and index < frame.low:
@@ -319,7 +322,7 @@ class _Run:
                 if sum(child[4]) == 52:
                     self.spent = nodes
                     return Verdict.WON, [*path, step]
-                if self._problem.reserve_stuck(child):
+                if problem.reserve_stuck(child):
                     self._prove_stuck(k, value)
                 else:
                     stack.append(self._enter(child, k, value, free=True))
