@@ -14,9 +14,9 @@ from app.engine import UNDO, Game, Move, Position, Rules, apply_move
 from app.solver.board import Problem
 from app.solver.search import Budget, Solution, Solver, Verdict
 
-# The compiled core searches about a million nodes a second and holds about 200 bytes a
-# node, so these cap a hint at about a second and 200 MB, "still winnable?" at about
-# two seconds and 400 MB (the seconds are for the Python search, 30-50 times slower).
+# The compiled core searches about a million nodes a second and holds about 100 bytes a
+# node, so these cap a hint at about a second and 100 MB, "still winnable?" at about
+# two seconds and 200 MB (the seconds are for the Python search, 30-50 times slower).
 HINT_BUDGET = Budget(nodes=1_000_000, seconds=2.0)
 STILL_WINNABLE_BUDGET = Budget(nodes=2_000_000, seconds=10.0)
 
