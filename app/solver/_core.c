@@ -737,7 +737,7 @@ static uint64_t pointer_class(const Rules *r, const Work *w) {
 }
 
 /* What a key's pointer class `position` adds to it, by xor: nothing for class 0, so the
-   same state's keys in other classes are a xor away (`stronger`). */
+   same state's keys in other classes are a xor away (`in_class`). */
 static Fp position_tag(uint64_t position) {
     return (Fp){mix_a(position * 0x9e3779b97f4a7c15ULL), mix_b(position * 0xd6e8feb86659fd93ULL)};
 }
@@ -755,13 +755,13 @@ static Fp finish_key(uint64_t a, uint64_t b, const Work *w, uint64_t position) {
     return (Fp){a ? a : 1, b ^ tag.b};
 }
 
-/* The key of the same state as the class-0 `key`, with pointer class `position` (as
-   `finish_key` makes it, but where its `a` came out 0 and was made 1: then a key of no
-   state, which only costs a proof missed). */
-static Fp stronger(Fp key, uint64_t position) {
-    Fp tag = position_tag(position);
-    uint64_t a = key.a ^ tag.a;
-    return (Fp){a ? a : 1, key.b ^ tag.b};
+/* The key of the same state as `key` (of pointer class `from`) with pointer class `to`,
+   as `finish_key` makes it; but where an `a` came out 0 and was made 1, a key of no state
+   (one proof missed, or one proof no state can match). */
+static Fp in_class(Fp key, uint64_t from, uint64_t to) {
+    Fp from_tag = position_tag(from), to_tag = position_tag(to);
+    uint64_t a = key.a ^ from_tag.a ^ to_tag.a;
+    return (Fp){a ? a : 1, key.b ^ from_tag.b ^ to_tag.b};
 }
 
 /* board.Problem.key, as a fingerprint */
@@ -845,7 +845,7 @@ static int weakest(const Rules *r, const Work *w) {
 
 /* board.Problem.stronger_keys, looked up in the dead table, for a `weakest` state. */
 static int dominated(const Table *dead, Fp key) {
-    return dead_find(dead, stronger(key, 1)) || dead_find(dead, stronger(key, 2));
+    return dead_find(dead, in_class(key, 0, 1)) || dead_find(dead, in_class(key, 0, 2));
 }
 
 /* A step's result: settle it, drop it if lost, key it. */
@@ -1424,11 +1424,10 @@ static int team_goes_on(Run *run, int64_t nodes) {
 static int prove_stuck(Run *run, const Work *w, Fp key, int32_t value) {
     const Rules *r = run->r;
     if (r->draw == 3 && r->passes < 0 && w->talon) {
-        uint64_t a, b;
-        hash_columns(w, &a, &b);
+        uint64_t own = pointer_class(r, w);
         for (uint64_t position = 1; position <= 2; position++)
-            if (!prove(run, finish_key(a, b, w, position), 0, -1)) return 0;
-        if (pointer_class(r, w)) return 1; /* its own key was one of them */
+            if (!prove(run, in_class(key, own, position), 0, -1)) return 0;
+        if (own) return 1; /* its own key was one of them */
     }
     return prove(run, key, value, -1);
 }
@@ -1500,8 +1499,8 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
         if (!slots) continue;
         __builtin_prefetch(&slots[c->key.a & mask]);
         if (c->weakest) {
-            __builtin_prefetch(&slots[stronger(c->key, 1).a & mask]);
-            __builtin_prefetch(&slots[stronger(c->key, 2).a & mask]);
+            __builtin_prefetch(&slots[in_class(c->key, 0, 1).a & mask]);
+            __builtin_prefetch(&slots[in_class(c->key, 0, 2).a & mask]);
         }
     }
     Frame *frame = &run->stack[run->depth++];

@@ -290,10 +290,7 @@ class Problem:
         turning the waste over: the same state with its pointer in class 1 or 2 can
         do everything it can. (`value` orders the pointers within a class.)
         """
-        if key[5] != 0 or not key[4] or not self.fresh_is_weakest:
-            return ()
-        a, b, c, d, talon, _, reserve_count, protected = key
-        return tuple((a, b, c, d, talon, position, reserve_count, protected) for position in (1, 2))
+        return self.pointer_keys(key) if key[5] == 0 else ()
 
     def pointer_keys(self, key: Key) -> tuple[Key, ...]:
         """The keys of the same state with every stock pointer whose class `stronger_keys`

@@ -225,6 +225,12 @@ class Solver:
         return self._dead.get(key, value + 1) <= value or _dominated(self.problem, self._dead, key)
 
 
+def _prove(dead: dict[Key, int], key: Key, value: int) -> None:
+    """Records `key` lost from `value` on (the lowest value proved stays)."""
+    if dead.get(key, value + 1) > value:
+        dead[key] = value
+
+
 def _dominated(problem: Problem, dead: dict[Key, int], key: Key) -> bool:
     """A state of `key` can do no more than one proved lost (`Problem.stronger_keys`)."""
     return any(k in dead for k in problem.stronger_keys(key))
@@ -260,14 +266,11 @@ class _Run:
         without entering it: it has no children, so it closes at once. The test does
         not look at the stock pointer, so the state is lost whatever its pointer: with
         `Problem.pointer_keys`, from value 0 on in each of them."""
-        dead = self._dead
         keys = self._problem.pointer_keys(key)
-        proofs = [(k, 0) for k in keys]
+        for k in keys:
+            _prove(self._dead, k, 0)
         if key not in keys:
-            proofs.append((key, value))
-        for k, v in proofs:
-            if dead.get(k, v + 1) > v:
-                dead[k] = v
+            _prove(self._dead, key, value)
 
     def _enter(self, state: State, key: Key, value: int, free: bool = False) -> _Frame:
         index = len(self._keys)
@@ -341,8 +344,7 @@ class _Run:
                     member = component.pop()
                     open_[member] = False
                     k, value = keys[member], values[member]
-                    if dead.get(k, value + 1) > value:
-                        dead[k] = value
+                    _prove(dead, k, value)
                     if member == index:
                         break
             if stack:
