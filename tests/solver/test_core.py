@@ -239,7 +239,7 @@ def classic_walks() -> list[tuple[Problem, list[State]]]:
     rules = Rules.preset_named("classic", draw=3)
     rng = random.Random("classic walks")
     out = []
-    for number in range(30):
+    for number in range(40):
         position = Position.deal(DealCode(rules, number=number).deck)
         problem = Problem.of(position, rules)
         states = [problem.state_of(position)]
@@ -265,11 +265,11 @@ def test_the_core_reserve_test_matches_at_every_lookahead() -> None:
     for problem, states in cases + classic_walks():
         core = core_of(problem)
         for state in states:
-            for lookahead in (0, 1, 2, 4, MAX_RESERVE_LOOKAHEAD):
+            for lookahead in (0, 1, 2, 3, 4, MAX_RESERVE_LOOKAHEAD):
                 without, with_it = (
                     problem.reserve_stuck(state, lookahead, certain) for certain in (False, True)
                 )
-                assert core.reserve_stuck(state, lookahead) is without
+                assert core.reserve_stuck(state, lookahead, certain=False) is without
                 assert core.reserve_stuck(state, lookahead, certain=True) is with_it
                 assert with_it or not without  # the check only ever adds proofs
                 certain_decides += with_it and not without
@@ -279,6 +279,25 @@ def test_the_core_reserve_test_matches_at_every_lookahead() -> None:
     assert certain_decides > 10
     with pytest.raises(ValueError, match="lookahead"):
         core.reserve_stuck(states[0], MAX_RESERVE_LOOKAHEAD + 1)
+
+
+@pytest.mark.parametrize("number", [16, 20])
+def test_the_core_searches_node_for_node_like_python(
+    number: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On classic deals the reserve test has much to say about, the core (which
+    remembers the states it found free, by their key in pointer class 0) enters the
+    very states the Python search does: the same verdict in the same number of nodes."""
+    rules = Rules.preset_named("classic", draw=3)
+    position = Position.deal(DealCode(rules, number=number).deck)
+    budget = Budget(nodes=100_000, seconds=120)
+    core = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    monkeypatch.setenv("CANFIELD_SOLVER", "python")
+    python = Solver(Problem.of(position, rules))
+    assert not python.uses_core
+    reference = python.solve_position(position, budget)
+    assert core.decided and core.nodes > 500
+    assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
 
 
 @pytest.mark.parametrize("preset", ["classic", "app"])

@@ -521,7 +521,7 @@ def test_a_reserve_card_whose_only_way_out_deadlocks_loses_at_once(searcher: str
     and no column can empty, so it must go onto TS, the last card of JH TS. But then TS
     waits under 9H, 9H waits for AH, AH under KS, and KS for TS: the cards sure to stay
     in the columns can never all go up. The state itself is not deadlocked yet. The
-    reserve test sees it with `certain` (the core's second thread), not without."""
+    reserve test sees it with `certain` (its default), not without."""
     rules = Rules.preset_named("classic", draw=3)
     reserve = _cards("JS 9H")
     talon = _cards("4H 5H 6H 7H 8H TH QH KH QS")
@@ -534,8 +534,8 @@ def test_a_reserve_card_whose_only_way_out_deadlocks_loses_at_once(searcher: str
     problem = Problem(rules, reserve, 0, 0)
     assert problem.moves(state)
     assert not problem.lost(state)
-    assert not problem.reserve_stuck(state)
-    assert problem.reserve_stuck(state, certain=True)
+    assert not problem.reserve_stuck(state, certain=False)
+    assert problem.reserve_stuck(state)
     assert problem.reserve_stuck(state, lookahead=8, certain=True)
     assert not problem.reserve_stuck(state, lookahead=0, certain=True)  # t's way not looked at
     for threads in (1, 2):
