@@ -169,6 +169,7 @@ typedef struct {
     uint64_t reserve_mask[53]; /* by reserve count: its cards */
     uint64_t from[52];         /* the cards of each card's suit from it up (from the start rank) */
     uint64_t frozen_by[53];    /* by reserve count: its cards' suits from them up */
+    uint64_t start_cards;      /* the start rank's four cards */
     int lookahead, certain;    /* the reserve test's (board.Problem.reserve_stuck) */
     /* the talon order of the current search (or of the state being converted) */
     int order_size;
@@ -368,6 +369,14 @@ static void settle(const Rules *r, Work *w, int cascade) {
     }
 }
 
+/* Each suit's cards in `cards`, by rank from the start rank, as `deadlocked` keeps them. */
+static void ranks_of(const Rules *r, uint64_t cards, unsigned *left) {
+    for (int suit = 0; suit < 4; suit++) {
+        unsigned ranks = (unsigned)(cards >> (13 * suit)) & 0x1fff; /* by rank */
+        left[suit] = (ranks >> r->start_rank | ranks << (13 - r->start_rank)) & 0x1fff;
+    }
+}
+
 /* `deadlocked`'s play-out: send up any column's last card that is the lowest of its suit
    still in the columns (`left`, per suit by rank from the start rank; `ends`: each column's
    length); whether cards are left then. */
@@ -407,11 +416,9 @@ static int deadlocked(const Rules *r, const Work *w) {
     if (!rises) return 0;
     unsigned left[4];
     int ends[4];
-    for (int suit = 0; suit < 4; suit++) {
-        unsigned ranks = (unsigned)(~elsewhere >> (13 * suit)) & 0x1fff; /* by rank */
-        ranks = (ranks >> r->start_rank | ranks << (13 - r->start_rank)) & 0x1fff;
-        left[suit] = ranks & ~((1u << w->found[suit]) - 1); /* by rank from the start */
-    }
+    ranks_of(r, ~elsewhere, left);
+    for (int suit = 0; suit < 4; suit++)
+        left[suit] &= ~((1u << w->found[suit]) - 1); /* off the foundation */
     const uint8_t *cols[4];
     for (int i = 0; i < 4; i++) {
         cols[i] = w->col[i];
@@ -467,19 +474,22 @@ static uint64_t freeze(const Rules *r, const Runs *p, uint64_t frozen, int *cove
 
 /* board.Problem._certain_deadlock: the cards frozen, or under a frozen one, stay in their
    runs' order until the moment the test speaks of, and after it until they go up; if those
-   cards alone can never all go up (`deadlocked`), no line wins. */
+   cards alone can never all go up (`deadlocked`), no line wins. A run is built down, so a
+   card lies right on a lower one only on a start-rank card: without one under another
+   card, no proof (the card masks then spare a look at each card). */
 static int certain_deadlock(const Rules *r, const Runs *p, uint64_t frozen, const int *cover) {
     int rises = 0, ends[MAX_RUNS];
-    unsigned left[4] = {0, 0, 0, 0};
+    uint64_t stay = 0;
     for (int i = 0; i < p->count; i++) {
-        const uint8_t *cards = p->cards[i];
-        ends[i] = frozen >> cards[cover[i]] & 1 ? cover[i] + 1 : 0;
-        for (int k = 0; k < ends[i]; k++) {
-            left[cards[k] / 13] |= r->rank_bit[cards[k]];
-            rises |= k && r->rel[cards[k]] > r->rel[cards[k - 1]];
-        }
+        ends[i] = frozen >> p->cards[i][cover[i]] & 1 ? cover[i] + 1 : 0;
+        if (!ends[i]) continue;
+        stay |= p->below[i][ends[i]];
+        rises |= (p->below[i][ends[i] - 1] & r->start_cards) != 0;
     }
-    return rises && cards_left(r, p->cards, ends, p->count, left);
+    if (!rises) return 0;
+    unsigned left[4];
+    ranks_of(r, stay, left);
+    return cards_left(r, p->cards, ends, p->count, left);
 }
 
 /* board._children_of: the cards that go on any of `cards`, one rank lower in the other
@@ -2132,6 +2142,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     for (int c = 0; c < 52; c++) {
         r->rel[c] = (uint8_t)((c % 13 - start_rank + 13) % 13);
         r->rank_bit[c] = (uint16_t)(1u << r->rel[c]);
+        if (!r->rel[c]) r->start_cards |= 1ULL << c;
     }
     for (int c = 0; c < 52; c++) {
         r->from[c] = 0;

@@ -472,10 +472,17 @@ class Problem:
     def _certain_deadlock(self, runs: Sequence[bytes], frozen: int, covers: Sequence[int]) -> bool:
         """Whether the cards sure to be in the runs at the moment in question (the frozen
         ones and those under them) can never all go up (`_deadlocked`). They keep their
-        runs' order until then, and after it until they go up, so then no line wins."""
-        return self._deadlocked(
-            tuple(run[: k + 1] for run, k in zip(runs, covers, strict=True) if frozen >> run[k] & 1)
+        runs' order until then, and after it until they go up, so then no line wins.
+        A run is built down, so a card lies right on a lower one only on a start-rank
+        card: without one under another card, no proof (which spares the core a look at
+        each card)."""
+        stay = tuple(
+            run[: k + 1] for run, k in zip(runs, covers, strict=True) if frozen >> run[k] & 1
         )
+        rel = self.rel
+        if not any(rel[card] == 0 for run in stay for card in run[:-1]):
+            return False
+        return self._deadlocked(stay)
 
     def _can_go_up(self, card: int, frozen: int) -> bool:
         """Whether no lower card of `card`'s suit is frozen."""
