@@ -1255,10 +1255,13 @@ static void table_free(Table *t, Memory *mem) {
    helper thread searches the same root in the reverse order (the shuffled first plies of
    a restart, then each node's children last first), with a deeper reserve test. They
    share the table of states proved lost: each adds its proofs in batches under `lock`,
-   and reads without one (`dead_find`). The table's old slots stay allocated until both
+   and reads without one (`dead_find`). A thread that finds the lock taken (the other
+   adding its batch, or doubling the table) searches on and tries again at its next
+   batch, up to PENDING proofs; then it waits. The table's old slots stay allocated until both
    have stopped. Both count their nodes into `spent` against one budget; `halt` stops
    both once either has a verdict. */
-#define BATCH 512 /* proofs added to the shared table at a time */
+#define BATCH 512 /* proofs added to the shared table at a time, at least */
+#define PENDING (8 * BATCH) /* proofs held at most while the lock is taken */
 #define FREE_SEEN (1 << 14) /* states remembered free (`stuck`): a power of two */
 typedef struct {
     Fp key;
@@ -1332,7 +1335,7 @@ typedef struct {
     Child *arena;
     size_t arena_used, arena_cap;
     Child won; /* the winning child, once found */
-    Proof pending[BATCH]; /* with a team: proofs not yet in the dead table */
+    Proof pending[PENDING]; /* with a team: proofs not yet in the dead table */
     int n_pending;
     Child scratch[MAX_CHILDREN];
     uint64_t free_seen[FREE_SEEN]; /* see `stuck` */
@@ -1357,10 +1360,10 @@ static int priority_then_draws_less(const Child *x, const Child *y) {
     return x->priority < y->priority || (x->priority == y->priority && x->draws < y->draws);
 }
 
-static int flush(Run *run);
+static int flush(Run *run, int wait);
 
 static void run_free(Run *run) {
-    if (run->n_pending) flush(run); /* out of memory: then fewer proofs are kept */
+    if (run->n_pending) flush(run, 1); /* out of memory: then fewer proofs are kept */
     table_free(&run->index, run->mem);
     release(run->mem, run->nodes, run->cap * sizeof(Node));
     release(run->mem, run->component, run->component_cap * sizeof(int32_t));
@@ -1401,11 +1404,15 @@ static void forget(Run *run, Fp key, int32_t member) {
     if (own && own->value == member) table_delete(&run->index, own);
 }
 
-/* With a team: adds the run's pending proofs to the dead table; 0 when out of memory. */
-static int flush(Run *run) {
+/* With a team: adds the run's pending proofs to the dead table, or if not `wait` and the
+   lock is taken, none yet; 0 when out of memory. */
+static int flush(Run *run, int wait) {
     Team *team = run->team;
     int ok = 1;
-    pthread_mutex_lock(&team->lock);
+    if (wait)
+        pthread_mutex_lock(&team->lock);
+    else if (pthread_mutex_trylock(&team->lock))
+        return 1;
     for (int q = 0; q < run->n_pending && ok; q++)
         ok = dead_put(run->dead, &team->dead_mem, team, run->pending[q].key,
                       run->pending[q].value);
@@ -1420,7 +1427,7 @@ static int flush(Run *run) {
 static int prove(Run *run, Fp key, int32_t value, int32_t member) {
     if (run->team) {
         run->pending[run->n_pending++] = (Proof){key, value, member};
-        return run->n_pending < BATCH || flush(run);
+        return run->n_pending % BATCH || flush(run, run->n_pending == PENDING);
     }
     if (!dead_put(run->dead, run->mem, NULL, key, value)) return 0;
     forget(run, key, member);
@@ -1816,7 +1823,7 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
         if (code != GOING_ON || out->nodes >= max_nodes) break;
         if (team) {
             if (team_over(team)) break;
-            if (main_run->n_pending && !flush(main_run)) { /* for the restart and the helper */
+            if (main_run->n_pending && !flush(main_run, 1)) { /* for the restart and the helper */
                 code = OUT_OF_MEMORY;
                 break;
             }
