@@ -1262,7 +1262,7 @@ static void table_free(Table *t, Memory *mem) {
    both once either has a verdict. */
 #define BATCH 512 /* proofs added to the shared table at a time, at least */
 #define PENDING (8 * BATCH) /* proofs held at most while the lock is taken */
-#define FREE_SEEN (1 << 14) /* states remembered free (`stuck`): a power of two */
+#define TESTED (1 << 14) /* reserve tests remembered (`stuck`): a power of two */
 typedef struct {
     Fp key;
     int32_t value, member;
@@ -1338,22 +1338,23 @@ typedef struct {
     Proof pending[PENDING]; /* with a team: proofs not yet in the dead table */
     int n_pending;
     Child scratch[MAX_CHILDREN];
-    uint64_t free_seen[FREE_SEEN]; /* see `stuck` */
+    Slot tested[TESTED]; /* see `stuck` */
 } Run;
 
-/* Whether w's reserve is stuck (`reserve_stuck`), remembering the states found free: the
-   test is a third of the search's time, and about a third of the states it would test
-   are one tested before with another stock pointer, which it does not look at (those
-   found stuck are proved lost in every pointer class, `prove_stuck`). By the `a` of the
-   key in pointer class 0, in a small table that stays in the cache, the last one in each
-   slot. A state taken for another is searched as any state is: no proof comes of it. */
-static int stuck(Run *run, const Work *w, Fp key) {
-    uint64_t plain = in_class(key, pointer_class(run->r, w), 0).a;
-    uint64_t *seen = &run->free_seen[plain & (FREE_SEEN - 1)];
-    if (*seen == plain) return 0;
-    if (reserve_stuck(run->r, w)) return 1;
-    *seen = plain;
-    return 0;
+/* Whether w's reserve is stuck (`reserve_stuck`), remembering the answer: the test is a
+   third of the search's time, and about a third of the states it would test are one
+   tested before with another stock pointer, which it does not look at. By the state's key
+   in pointer class 0 (96 bits of it, as the tables), in a small table that stays in the
+   cache, the last one in each slot. *again: the answer was remembered. Those found stuck
+   are proved lost in every pointer class (`prove_stuck`), and are found so in the dead
+   table from then on; but with a team, only once the proofs are added to it. */
+static int stuck(Run *run, const Work *w, Fp key, int *again) {
+    Fp plain = in_class(key, pointer_class(run->r, w), 0);
+    Slot *seen = &run->tested[plain.a & (TESTED - 1)];
+    *again = seen->a == plain.a && seen->check == check_of(plain);
+    if (*again) return seen->value;
+    *seen = (Slot){plain.a, check_of(plain), reserve_stuck(run->r, w)};
+    return seen->value;
 }
 
 static int priority_then_draws_less(const Child *x, const Child *y) {
@@ -1606,8 +1607,9 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             Work parent, state;
             unpack(&frame->state, &parent);
             child_of(run->r, &parent, child, &state);
-            int made = stuck(run, &state, key)
-                           ? prove_stuck(run, &state, key, value)
+            int again;
+            int made = stuck(run, &state, key, &again)
+                           ? again || prove_stuck(run, &state, key, value)
                            : enter(run, &state, key, value, child->draws, child->card,
                                    child->target, 1);
             if (!made) {
