@@ -166,6 +166,25 @@ def test_the_core_memory_is_bounded_by_the_nodes() -> None:
         assert core.peak_bytes < 400 * nodes + 2**20
 
 
+def test_the_dead_table_fills_to_three_quarters_in_the_last_quarter_of_the_budget() -> None:
+    """The table of proofs doubles at half full; but in the last quarter of the budget (of
+    nodes here, or of seconds) it fills to three quarters first, as a doubling then would
+    cost time and memory the search can hardly use before it stops."""
+    rules, position = hard_deal()
+    problem = Problem.of(position, rules)
+    cores = {}
+    for nodes in (30_000, 40_000):
+        core = cores[nodes] = core_of(problem)
+        assert core.search(problem.state_of(position), nodes, 600.0) == (0, [], nodes)
+    late, early = cores[30_000], cores[40_000]
+    # The first search's table came to half full in its last quarter (after 22 500 nodes),
+    # the second's before its last quarter (30 000 nodes).
+    assert 0.5 < late.known_dead / late.dead_slots <= 0.75
+    assert early.dead_slots > late.dead_slots
+    assert early.known_dead / early.dead_slots <= 0.5
+    assert early.known_dead > late.known_dead
+
+
 def test_the_core_lets_other_threads_run_while_it_searches() -> None:
     rules, position = hard_deal()
     problem = Problem.of(position, rules)
