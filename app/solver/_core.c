@@ -1384,7 +1384,7 @@ static void run_free(Run *run) {
     release(run->mem, run->component, run->component_cap * sizeof(int32_t));
     release(run->mem, run->stack, run->stack_cap * sizeof(Frame));
     release(run->mem, run->arena, run->arena_cap * sizeof(Child));
-    free(run);
+    release(run->mem, run, sizeof(Run));
 }
 
 static int is_dead(const Table *dead, Fp key, int32_t value) {
@@ -1563,8 +1563,10 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
 
 static Run *run_new(const Rules *r, Memory *mem, Table *dead, Team *team, const Work *start,
                     uint64_t seed, int shuffled, int helper) {
-    Run *run = calloc(1, sizeof(Run));
+    Run *run = calloc(1, sizeof(Run)); /* 370 KB, most of it `tested` and `pending` */
     if (!run) return NULL;
+    mem->bytes += sizeof(Run);
+    if (mem->bytes > mem->peak) mem->peak = mem->bytes;
     run->r = r;
     run->mem = mem;
     run->dead = dead;
