@@ -1273,7 +1273,7 @@ static void table_free(Table *t, Memory *mem) {
    batch, up to PENDING proofs; then it waits. The table's old slots stay allocated until both
    have stopped. Both count their nodes into `spent` against one budget; `halt` stops
    both once either has a verdict. */
-#define BATCH 512 /* proofs added to the shared table at a time, at least */
+#define BATCH 128 /* proofs added to the shared table at a time, at least */
 #define PENDING (8 * BATCH) /* proofs held at most while the lock is taken */
 #define TESTED (1 << 14) /* reserve tests remembered (`stuck`): a power of two */
 typedef struct {
