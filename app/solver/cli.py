@@ -14,7 +14,7 @@ from app.engine.rules import decode_token
 from app.solver.batch import run_batch
 from app.solver.search import Budget, solve
 
-DEFAULT_BUDGET = Budget(nodes=10_000_000, seconds=10.0)
+DEFAULT_BUDGET = Budget(nodes=15_000_000, seconds=10.0)
 _BUDGET_PART = re.compile(r"(\d+(?:\.\d+)?)(s|n|k|m)", re.IGNORECASE)
 
 

@@ -60,7 +60,7 @@ def test_bad_arguments_get_a_clear_message(
 
 
 def test_budgets_read_seconds_and_nodes() -> None:
-    assert parse_budget("10s") == Budget(nodes=10_000_000, seconds=10)
+    assert parse_budget("10s") == Budget(nodes=15_000_000, seconds=10)
     assert parse_budget("500k") == Budget(nodes=500_000, seconds=10)
     assert parse_budget("2.5s, 2m") == Budget(nodes=2_000_000, seconds=2.5)
     assert parse_budget("1234n") == Budget(nodes=1234, seconds=10)
