@@ -34,7 +34,7 @@ class Verdict(StrEnum):
 class Budget:
     """How much a search may spend: nodes (positions expanded, by all its threads) and
     wall-clock seconds, on `threads` cores (1 or 2; the compiled core's second thread
-    searches the same position in the reverse order with a deeper reserve test, see
+    searches the same position in the reverse order, its reserve test deeper at first, see
     _core.c's `Team`; the Python search uses one).
 
     The transposition tables hold an entry or two per node, so `nodes` also bounds
