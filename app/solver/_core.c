@@ -1712,9 +1712,9 @@ static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
    looks HELPER_LOOKAHEAD cards deep, which decides some deals far sooner than the main
    thread's test (LOOKAHEAD deep) can. On others it costs far more than it saves: there the
    helper goes on looking HELPER_FALLBACK cards deep, as a second pair of hands (every test
-   is a proof on its own, whatever the depth; 2 or 4 were slower on classic deal 263). It does so once it has made under
-   HELPER_SLOW times as many nodes as the main thread over HELPER_WINDOW seconds, or
-   after HELPER_DEEP_SHARE of the budget's seconds. */
+   is a proof on its own, whatever the depth; 2 or 4 were slower on classic deal 263). It
+   does so once it has made under HELPER_SLOW times as many nodes as the main thread over
+   HELPER_WINDOW seconds, or after HELPER_DEEP_SHARE of the budget's seconds. */
 #define HELPER_LOOKAHEAD 8
 #define HELPER_FALLBACK 3
 #define HELPER_SLOW 0.08
