@@ -851,12 +851,18 @@ typedef struct {
     int prune_swaps;   /* any-run moves and no autocomplete: see `exposes_use` */
 } Emit;
 
-/* Whether board.Problem.stronger_keys finds any for w: with draw 3 and unlimited passes,
-   a fresh pointer (class 0) reaches only waste tops that every other pointer reaches
-   too, after turning the waste over; so if a state of class 1 or 2 and the same rest is
-   proved lost, whatever its pointer, so is this one (`dominated`). */
+/* Whether board.Problem.pointer_keys finds any for w: draw 3, unlimited passes, and a
+   talon. */
+static int pointer_dominance(const Rules *r, const Work *w) {
+    return r->draw == 3 && r->passes < 0 && w->talon;
+}
+
+/* Whether board.Problem.stronger_keys finds any for w: with `pointer_dominance`, a fresh
+   pointer (class 0) reaches only waste tops that every other pointer reaches too, after
+   turning the waste over; so if a state of class 1 or 2 and the same rest is proved lost,
+   whatever its pointer, so is this one (`dominated`). */
 static int weakest(const Rules *r, const Work *w) {
-    return r->draw == 3 && r->passes < 0 && w->talon && pointer_class(r, w) == 0;
+    return pointer_dominance(r, w) && pointer_class(r, w) == 0;
 }
 
 /* board.Problem.stronger_keys, looked up in the dead table, for a `weakest` state. */
@@ -1156,11 +1162,15 @@ typedef struct {
     size_t bytes, peak; /* what the search holds now, and at most */
 } Memory;
 
+static void count_more(Memory *mem, size_t bytes) {
+    mem->bytes += bytes;
+    if (mem->bytes > mem->peak) mem->peak = mem->bytes;
+}
+
 static void *grow(Memory *mem, void *old, size_t old_bytes, size_t new_bytes) {
     void *fresh = realloc(old, new_bytes);
     if (!fresh) return NULL;
-    mem->bytes += new_bytes - old_bytes;
-    if (mem->bytes > mem->peak) mem->peak = mem->bytes;
+    count_more(mem, new_bytes - old_bytes);
     return fresh;
 }
 
@@ -1473,7 +1483,7 @@ static int team_goes_on(Run *run, int64_t nodes) {
    no children, and closes at once). 0 when out of memory. */
 static int prove_stuck(Run *run, const Work *w, Fp key, int32_t value) {
     const Rules *r = run->r;
-    if (r->draw == 3 && r->passes < 0 && w->talon) {
+    if (pointer_dominance(r, w)) {
         uint64_t own = pointer_class(r, w);
         for (uint64_t position = 1; position <= 2; position++)
             if (!prove(run, in_class(key, own, position), 0, -1)) return 0;
@@ -1565,8 +1575,7 @@ static Run *run_new(const Rules *r, Memory *mem, Table *dead, Team *team, const 
                     uint64_t seed, int shuffled, int helper) {
     Run *run = calloc(1, sizeof(Run)); /* 370 KB, most of it `tested` and `pending` */
     if (!run) return NULL;
-    mem->bytes += sizeof(Run);
-    if (mem->bytes > mem->peak) mem->peak = mem->bytes;
+    count_more(mem, sizeof(Run));
     run->r = r;
     run->mem = mem;
     run->dead = dead;

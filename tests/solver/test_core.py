@@ -305,7 +305,7 @@ def test_the_core_searches_node_for_node_like_python(
     number: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On classic deals the reserve test has much to say about, the core (which
-    remembers the states it found free, by their key in pointer class 0) enters the
+    remembers the test's answers, by the state's key in pointer class 0) enters the
     very states the Python search does: the same verdict in the same number of nodes."""
     rules = Rules.preset_named("classic", draw=3)
     position = Position.deal(DealCode(rules, number=number).deck)
