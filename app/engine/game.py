@@ -31,7 +31,7 @@ class Game:
         self.code = code
         self.position = Position.deal(code.deck)
         self.actions: list[str] = []
-        self.points = 0
+        self.points = self.scoring.opening_points(sum(self.position.foundations))
         self.moves = 0
         self.seconds = 0.0
         limit = code.rules.undo_limit
