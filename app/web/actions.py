@@ -1,5 +1,6 @@
 """The player's actions on a game, written once for the JSON API and the page routes: play
-(a draw is the move `draw`), undo, tap and hint, each one transaction of the store.
+(drawing too: it is the move `draw`, DRAW), undo, tap and hint, each one transaction of
+the store.
 
 Each takes the store and the player id (the routes' dependencies) and returns what the
 route answers with: the stored game as committed, and what changed.
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 
 from starlette.exceptions import HTTPException
 
-from app.engine import DRAW, FOUNDATION, Card, Game, Move, Position
+from app.engine import FOUNDATION, Card, Game, Move, Position
 from app.store import Prefs, Store, StoredGame, VersionConflict
 from app.store.aio import AsyncStore
 from app.store.games import Action
@@ -49,18 +50,13 @@ async def _act(
 async def play(
     store: AsyncStore, player_id: str, game_id: str, move: Move, version: int | None
 ) -> Done:
-    """Play a move (`DRAW` draws, or turns the waste over); raises GameNotFound,
+    """Play a move (DRAW draws, or turns the waste over); raises GameNotFound,
     VersionConflict, and IllegalMoveError with the reason when the rules refuse it."""
 
     def apply(game: Game, prefs: Prefs) -> Move:
         return game.play(move)
 
     return Done(await _act(store, player_id, game_id, apply, version), move)
-
-
-async def draw(store: AsyncStore, player_id: str, game_id: str, version: int | None) -> Done:
-    """Draw from the stock, or turn the waste over; raises as `play`."""
-    return await play(store, player_id, game_id, DRAW, version)
 
 
 async def undo(store: AsyncStore, player_id: str, game_id: str, version: int | None) -> Done:

@@ -6,9 +6,6 @@ import re
 from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
-from seed_example import SEED_AFTER_THREE as SEED_AFTER_THREE
-from seed_example import SEED_CODE as SEED_CODE
-from seed_example import SEED_OPENING as SEED_OPENING
 
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}

@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 from app.engine import Game
-
-from .test_seed_example import AFTER_THREE, OPENING, SEED_CODE
+from tests.shared import SEED_AFTER_THREE as AFTER_THREE
+from tests.shared import SEED_CODE
+from tests.shared import SEED_OPENING as OPENING
 
 ROOT = Path(__file__).resolve().parents[2]
 
