@@ -24,10 +24,9 @@ from app.web.views import changed_blocks
 
 @dataclass(frozen=True, slots=True)
 class Done:
-    """An action as committed: the game after it, and the move it made (None for an undo)."""
+    """An action as committed: the game after it, and (`before`, `changed`) what it changed."""
 
     stored: StoredGame
-    move: Move | None
 
     @property
     def before(self) -> Position:
@@ -56,7 +55,7 @@ async def play(
     def apply(game: Game, prefs: Prefs) -> Move:
         return game.play(move)
 
-    return Done(await _act(store, player_id, game_id, apply, version), move)
+    return Done(await _act(store, player_id, game_id, apply, version))
 
 
 async def undo(store: AsyncStore, player_id: str, game_id: str, version: int | None) -> Done:
@@ -65,7 +64,7 @@ async def undo(store: AsyncStore, player_id: str, game_id: str, version: int | N
     def take_back(game: Game, prefs: Prefs) -> None:
         game.undo()
 
-    return Done(await _act(store, player_id, game_id, take_back, version), None)
+    return Done(await _act(store, player_id, game_id, take_back, version))
 
 
 async def tap(
@@ -80,14 +79,12 @@ async def tap(
 ) -> Done:
     """Play the move a tap on `card` makes (SPEC §4); `double_click` None follows the
     player's setting. Raises as `play` (IllegalMoveError when the card has no move)."""
-    made: list[Move] = []
 
-    def apply(game: Game, prefs: Prefs) -> None:
+    def apply(game: Game, prefs: Prefs) -> Move:
         to_column = prefs.double_click if double_click is None else double_click
-        made.append(game.tap(card, double_click=to_column, double=double))
+        return game.tap(card, double_click=to_column, double=double)
 
-    stored = await _act(store, player_id, game_id, apply, version)
-    return Done(stored, made[-1])
+    return Done(await _act(store, player_id, game_id, apply, version))
 
 
 @dataclass(frozen=True, slots=True)
