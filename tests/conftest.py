@@ -1,23 +1,16 @@
 """Shared fixtures: a PostgreSQL server the suite starts itself, databases, the app and
-clients, and a real `canfield serve` process."""
+clients, and a real `canfield serve` process (their classes are in tests/shared.py)."""
 
 from __future__ import annotations
 
 import glob
 import os
 import shutil
-import signal
-import socket
 import subprocess
-import sys
 import tempfile
-import time
-import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -25,17 +18,14 @@ from sqlalchemy import create_engine, text
 
 from app.store.db import make_engine, migrate
 from app.web.settings import Settings
-
-ROOT = Path(__file__).resolve().parents[1]
-DATABASES = ("sqlite", "postgresql")
-TEMPLATE_DB = "canfield_template"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from tests.shared import (
+    DATABASES,
+    TEMPLATE_DB,
+    Databases,
+    ServerProcess,
+    database_named,
+    free_port,
+)
 
 
 def _pg_bin() -> Path:
@@ -91,7 +81,7 @@ def postgres_server() -> Iterator[str]:
         with admin.connect() as connection:
             connection.execute(text(f"CREATE DATABASE {TEMPLATE_DB}"))
         admin.dispose()
-        template = make_engine(_database(url, TEMPLATE_DB))
+        template = make_engine(database_named(url, TEMPLATE_DB))
         migrate(template)
         template.dispose()
         yield url
@@ -103,40 +93,8 @@ def postgres_server() -> Iterator[str]:
         shutil.rmtree(base, ignore_errors=True)
 
 
-def _database(url: str, name: str) -> str:
-    return url.rsplit("/", 1)[0] + "/" + name
 
 
-@dataclass
-class Databases:
-    """Makes fresh databases of one kind for a test, and drops them afterwards."""
-
-    kind: str
-    tmp: Path
-    server: str | None
-    made: list[str] = field(default_factory=list)
-
-    def new(self, *, migrated: bool = True) -> str:
-        """A new empty database's URL; `migrated` ones already have the schema."""
-        if self.server is None:
-            return f"sqlite:///{self.tmp / f'db-{len(self.made)}.sqlite'}"
-        name = f"test_{uuid.uuid4().hex[:12]}"
-        template = TEMPLATE_DB if migrated else "template0"
-        admin = create_engine(self.server, isolation_level="AUTOCOMMIT")
-        with admin.connect() as connection:
-            connection.execute(text(f"CREATE DATABASE {name} TEMPLATE {template}"))
-        admin.dispose()
-        self.made.append(name)
-        return _database(self.server, name)
-
-    def drop_all(self) -> None:
-        if self.server is None or not self.made:
-            return
-        admin = create_engine(self.server, isolation_level="AUTOCOMMIT")
-        with admin.connect() as connection:
-            for name in self.made:
-                connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
 
 
 @pytest.fixture(params=DATABASES)
@@ -195,62 +153,6 @@ def make_client(app: FastAPI) -> Iterator[Callable[[], TestClient]]:
         test_client.__exit__(None, None, None)
 
 
-@dataclass
-class ServerProcess:
-    """A real `canfield serve` process on 127.0.0.1 (start, kill, start again)."""
-
-    database_url: str
-    data_dir: Path
-    workers: int = 1
-    port: int = field(default_factory=free_port)
-    process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 30.0) -> None:
-        env = {
-            **os.environ,
-            "DATABASE_URL": self.database_url,
-            "CANFIELD_DATA_DIR": str(self.data_dir),
-            "CANFIELD_WORKERS": str(self.workers),
-            "PYTHONUNBUFFERED": "1",
-        }
-        env.pop("SECRET_KEY", None)  # the key is made once and kept in the data folder
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port)],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                assert self.process.stderr is not None
-                raise RuntimeError(f"server exited: {self.process.stderr.read().decode()}")
-            try:
-                if httpx.get(self.url + "/healthz", timeout=1.0).status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.1)
-        raise RuntimeError("server did not answer /healthz in time")
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown handlers, no flushing; what was committed must survive."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 @pytest.fixture

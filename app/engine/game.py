@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from app.engine.cards import Card
 from app.engine.codes import DealCode
@@ -19,23 +19,81 @@ from app.engine.tap import resolve_tap
 UNDO = "undo"
 
 
+class UndoHistory(Protocol):
+    """A game's undo stack: the game pushes one entry per applied move and pops one per
+    undo. A `deque` with the rules' `maxlen` is one (what a new game keeps); a store's
+    stack that loads its older entries when popped is another (app/engine/state.py).
+    An entry is the position and the points before the move."""
+
+    def __len__(self) -> int: ...
+
+    def append(self, entry: tuple[Position, int], /) -> None: ...
+
+    def pop(self) -> tuple[Position, int]: ...
+
+
 class Game:
     """One game of a deal. The deal code plus the action log (`record()`) is the truth:
     `Game.replay` rebuilds the identical game from it.
 
     `seconds` is the playing time, which the caller measures and sets; only
-    `skill` scoring uses it.
+    `skill` scoring uses it. `actions` are the actions applied since the game was
+    made (`Game(code)`, at version 0) or restored (`Game.restore`, at `base_version`).
     """
 
-    def __init__(self, code: DealCode) -> None:
+    def __init__(
+        self,
+        code: DealCode,
+        *,
+        position: Position | None = None,
+        points: int | None = None,
+        moves: int = 0,
+        seconds: float = 0.0,
+        undo: UndoHistory | None = None,
+        version: int = 0,
+    ) -> None:
+        """A new game of the deal, from its opening position; `Game.restore` gives the
+        rest to resume a game from stored state instead."""
         self.code = code
-        self.position = Position.deal(code.deck)
+        self.position = Position.deal(code.deck) if position is None else position
         self.actions: list[str] = []
-        self.points = self.scoring.opening_points(sum(self.position.foundations))
-        self.moves = 0
-        self.seconds = 0.0
-        limit = code.rules.undo_limit
-        self._undo: deque[tuple[Position, int]] = deque(maxlen=limit)
+        self.base_version = version
+        # A new game starts with what its deal is worth (casino: the base card's 5).
+        self.points = (
+            self.scoring.opening_points(sum(self.position.foundations))
+            if points is None
+            else points
+        )
+        self.moves = moves
+        self.seconds = seconds
+        self._undo: UndoHistory = (
+            deque(maxlen=code.rules.undo_limit) if undo is None else undo
+        )
+
+    @classmethod
+    def restore(
+        cls,
+        code: DealCode,
+        *,
+        position: Position,
+        points: int,
+        moves: int,
+        seconds: float,
+        undo: UndoHistory,
+        version: int,
+    ) -> Game:
+        """A game resumed from stored state at `version` (the count of actions applied
+        before), in constant time, instead of replayed from its log: `undo` holds what
+        those actions left to take back, and `actions` starts empty."""
+        return cls(
+            code,
+            position=position,
+            points=points,
+            moves=moves,
+            seconds=seconds,
+            undo=undo,
+            version=version,
+        )
 
     @property
     def rules(self) -> Rules:
@@ -60,7 +118,7 @@ class Game:
     @property
     def version(self) -> int:
         """How many actions (moves, draws, undos) have been applied."""
-        return len(self.actions)
+        return self.base_version + len(self.actions)
 
     def legal_moves(self) -> list[Move]:
         return legal_moves(self.position, self.rules)
@@ -122,7 +180,16 @@ class Game:
             self.play(action)
 
     def record(self) -> dict[str, Any]:
-        """The compact storable form: the deal code and the action log."""
+        """The compact storable form: the deal code and the action log.
+
+        Raises ValueError for a game restored after its first action: it holds only the
+        actions since (its log is the store's).
+        """
+        if self.base_version:
+            raise ValueError(
+                f"the game was restored at version {self.base_version}: "
+                "its earlier actions are not in it"
+            )
         return {"code": str(self.code), "actions": list(self.actions)}
 
     @staticmethod
@@ -134,4 +201,4 @@ class Game:
         return game
 
 
-__all__ = ["UNDO", "Game", "IllegalMoveError", "InvalidMoveError"]
+__all__ = ["UNDO", "Game", "IllegalMoveError", "InvalidMoveError", "UndoHistory"]

@@ -1,22 +1,20 @@
-"""Compact storable game state: a position as short text, and a game restored from it.
+"""Compact storable game state: a position as short text, and an undo stack kept by log index.
 
 The deal code plus the action log is the truth (`Game.replay`). Replaying a long
 log on every request is slow, so a store keeps, beside the log, the current
 position as text and, in each move's log entry, the undo entry that move pushed
 (the position and points before it, and the log index of the entry below it).
-`RestoredGame` rebuilds a playable game from that in constant time: its undo
-stack loads an entry only when an undo pops it.
+`Game.restore` with an `UndoStack` rebuilds a playable game from that in constant
+time: the stack loads an entry only when an undo pops it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from app.engine.cards import ORDERED_DECK, Card
-from app.engine.codes import DealCode
 from app.engine.errors import InvalidCodeError
-from app.engine.game import Game
 from app.engine.position import Position
 
 # One character per card: the ordered deck's index into A..Z a..z.
@@ -99,11 +97,13 @@ class UndoEntry(NamedTuple):
 
 
 class UndoStack:
-    """A game's undo stack that knows each entry by the log index of the move that pushed it.
+    """A game's undo stack (an `UndoHistory`) that knows each entry by the log index of
+    the move that pushed it.
 
-    It behaves like the bounded deque a `Game` keeps (append, pop, len) but holds
-    only the entries pushed since it was made; older ones come from `load(index)`
-    when popped. `top` and `count` are what a store saves to resume the stack.
+    It keeps the rules' limit as the bounded deque of a new `Game` does, but holds only
+    the entries pushed since it was made (`pushed`, for the store to keep); older ones
+    come from `load(index)` when popped. `top` and `count` are what a store saves to
+    resume the stack; `version` is the log index it has reached.
     """
 
     def __init__(
@@ -147,41 +147,3 @@ class UndoStack:
         self.count -= 1
         self.top = entry.below if self.count else None
         return entry.position, entry.points
-
-
-class RestoredGame(Game):
-    """A game resumed from stored state instead of replayed from its log.
-
-    `actions` holds only the actions applied since it was restored, and
-    `version` counts from the stored version. `undo_stack.pushed` holds the
-    undo entries of the new moves, for the store to keep.
-    """
-
-    def __init__(
-        self,
-        code: DealCode,
-        *,
-        position: Position,
-        points: int,
-        moves: int,
-        seconds: float,
-        undo: UndoStack,
-    ) -> None:
-        # Game.__init__ is not called: it would deal the cards only to replace them.
-        self.code = code
-        self.position = position
-        self.points = points
-        self.moves = moves
-        self.seconds = seconds
-        self.actions = []
-        self.base_version = undo.version
-        self.undo_stack = undo
-        self._undo = undo  # type: ignore[assignment]  # duck-types the bounded deque
-
-    @property
-    def version(self) -> int:
-        return self.base_version + len(self.actions)
-
-    def record(self) -> dict[str, Any]:
-        """A restored game does not hold its whole log; the store does."""
-        raise NotImplementedError("the log of a restored game is in the store")

@@ -1,12 +1,20 @@
 """Storage: the schema, the database engines and migrations, and the game store."""
 
 from app.store.db import make_engine, migrate
-from app.store.games import GameNotFound, Prefs, Store, StoredGame, VersionConflict
+from app.store.games import (
+    GameNotFound,
+    Prefs,
+    Store,
+    StoredGame,
+    StoreError,
+    VersionConflict,
+)
 
 __all__ = [
     "GameNotFound",
     "Prefs",
     "Store",
+    "StoreError",
     "StoredGame",
     "VersionConflict",
     "make_engine",

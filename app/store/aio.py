@@ -7,18 +7,18 @@ import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import TypeVar
+from typing import Concatenate, ParamSpec, TypeVar
 
-from app.engine import DealCode
 from app.store.db import Checkpointer
-from app.store.games import Action, Prefs, Store, StoredGame
+from app.store.games import Store
 
+P = ParamSpec("P")
 T = TypeVar("T")
 
 
 class AsyncStore:
-    """`Store`'s methods, awaitable. With `threads` > 0 the database work runs on that
-    many worker threads (PostgreSQL: calls wait on the network). With 0 it runs right
+    """`Store`'s methods, awaitable through `run`. With `threads` > 0 the database work
+    runs on that many worker threads (PostgreSQL: calls wait on the network). With 0 it runs right
     on the event loop: SQLite's calls are short and its writes take turns anyway, and
     bench/server.py measured that fastest (no hand-over between threads); its WAL
     checkpoints, which wait on the disk, are the `checkpointer`'s, off the event loop."""
@@ -45,42 +45,15 @@ class AsyncStore:
         self.store.close()
         self.store.engine.dispose()
 
-    async def _run(self, call: Callable[[], T]) -> T:
+    async def run(
+        self, method: Callable[Concatenate[Store, P], T], /, *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        """`method(store, *args, **kwargs)` for one of `Store`'s methods, awaited:
+        `await store.run(Store.act, player_id, game_id, action, version=3)`."""
         if self._executor is None:
-            return call()
+            return method(self.store, *args, **kwargs)
+        call = partial(method, self.store, *args, **kwargs)
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
-
-    async def prefs(self, player_id: str) -> Prefs:
-        return await self._run(partial(self.store.prefs, player_id))
-
-    async def save_prefs(self, player_id: str, prefs: Prefs) -> None:
-        await self._run(partial(self.store.save_prefs, player_id, prefs))
-
-    async def create_game(self, player_id: str, code: DealCode) -> StoredGame:
-        return await self._run(partial(self.store.create_game, player_id, code))
-
-    async def load_game(self, player_id: str, game_id: str) -> StoredGame:
-        return await self._run(partial(self.store.load_game, player_id, game_id))
-
-    async def resume(self, player_id: str) -> StoredGame | None:
-        return await self._run(partial(self.store.resume, player_id))
-
-    async def act(
-        self, player_id: str, game_id: str, action: Action, *, version: int | None = None
-    ) -> StoredGame:
-        call = partial(self.store.act, player_id, game_id, action, version=version)
-        return await self._run(call)
-
-    async def game_and_log(self, player_id: str, game_id: str) -> tuple[StoredGame, list[str]]:
-        return await self._run(partial(self.store.game_and_log, player_id, game_id))
-
-    async def record_hint(self, player_id: str, game_id: str, *, version: int) -> StoredGame:
-        return await self._run(
-            partial(self.store.record_hint, player_id, game_id, version=version)
-        )
-
-    async def played_numbers(self, player_id: str) -> set[int]:
-        return await self._run(partial(self.store.played_numbers, player_id))
 
     def close(self) -> None:
         """Finish the work in hand, stop the background work and close the database

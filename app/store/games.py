@@ -15,9 +15,10 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Engine, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql import ClauseElement
 
 from app.engine import DealCode, EngineError, Game, Position
-from app.engine.state import RestoredGame, UndoEntry, UndoStack, decode_position, encode_position
+from app.engine.state import UndoEntry, UndoStack, decode_position, encode_position
 from app.store.db import is_sqlite
 from app.store.models import PLAYING, WON, actions, games, players
 from app.store.sql import Prepared, Transaction, on_connection, transaction
@@ -30,11 +31,15 @@ _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 RETRIES = 5
 
 
-class GameNotFound(LookupError):
+class StoreError(Exception):
+    """What the store refuses: the base of its errors."""
+
+
+class GameNotFound(StoreError, LookupError):
     """No such game for this player (another player's game is not found either)."""
 
 
-class VersionConflict(Exception):
+class VersionConflict(StoreError):
     """The game has moved on since the version the client saw."""
 
     def __init__(self, current: int) -> None:
@@ -59,7 +64,8 @@ class StoredGame:
     """A game as stored: its id, the engine game, and what the store knows beside it.
 
     `before` is the position before the action this request applied, if any;
-    `hints_used` counts the hints the player asked for in this game.
+    `hints_used` counts the hints the player asked for in this game; `undo` is the
+    game's undo stack as the store restored it (None for a new game).
     """
 
     id: str
@@ -70,6 +76,7 @@ class StoredGame:
     updated_at: datetime
     before: Position | None = None
     hints_used: int = 0
+    undo: UndoStack | None = None
 
     @property
     def version(self) -> int:
@@ -173,45 +180,91 @@ _SAVED_COLUMNS = (
 # same value, rewrites its index entry (on SQLite a page more in every commit).
 _STATUS_COLUMNS = ("status", "finished_at")
 _PREFS = tuple(field.name for field in fields(Prefs))  # the players columns of a Prefs
-# Every statement the store runs, built once with bound parameters.
-_STATEMENTS: dict[str, Any] = {
-    "game": _GAME,
+
+
+@dataclass(frozen=True, slots=True)
+class Statements:
+    """Every statement the store runs, built once with bound parameters and compiled for
+    one database (`Statements.compile`)."""
+
+    game: Prepared
     # PostgreSQL: actions on one game queue on its row (SQLite has its write lock).
-    "game_for_update": _GAME.with_for_update(of=games),
-    "latest_playing": (
-        select(*_GAME_COLUMNS, players.c.double_click)
-        .join(players, players.c.id == games.c.player_id)
-        .where(games.c.player_id == bindparam("player_id"), games.c.status == PLAYING)
-        .order_by(games.c.updated_at.desc())
-        .limit(1)
-    ),
-    "undo_entry": select(
-        actions.c.undo_position, actions.c.undo_points, actions.c.undo_below
-    ).where(actions.c.game_id == bindparam("game_id"), actions.c.seq == bindparam("seq")),
-    "log": select(actions.c.action)
-    .where(actions.c.game_id == bindparam("game_id"))
-    .order_by(actions.c.seq),
-    "save": update(games)
-    .where(games.c.id == bindparam("game_id"), games.c.version == bindparam("read_version"))
-    .values({column: bindparam(f"new_{column}") for column in _SAVED_COLUMNS}),
-    "save_with_status": update(games)
-    .where(games.c.id == bindparam("game_id"), games.c.version == bindparam("read_version"))
-    .values(
-        {column: bindparam(f"new_{column}") for column in _SAVED_COLUMNS + _STATUS_COLUMNS}
-    ),
-    "insert_game": insert(games),
-    "insert_actions": insert(actions),
-    "prefs": select(*(getattr(players.c, name) for name in _PREFS)).where(
-        players.c.id == bindparam("player_id")
-    ),
-    "save_prefs": update(players)
-    .where(players.c.id == bindparam("player_id"))
-    .values({name: bindparam(f"new_{name}") for name in _PREFS}),
-    "count_hint": update(games)
-    .where(games.c.id == bindparam("game_id"))
-    .values(hints_used=games.c.hints_used + 1),
-    "played_codes": select(games.c.code).where(games.c.player_id == bindparam("player_id")),
-}
+    game_for_update: Prepared
+    latest_playing: Prepared
+    undo_entry: Prepared
+    log: Prepared
+    save: Prepared
+    save_with_status: Prepared
+    insert_player: Prepared
+    insert_game: Prepared
+    insert_actions: Prepared
+    prefs: Prepared
+    save_prefs: Prepared
+    count_hint: Prepared
+    played_codes: Prepared
+
+    @classmethod
+    def compile(cls, engine: Engine) -> Statements:
+        dialect = engine.dialect
+        dialect_insert = sqlite.insert if is_sqlite(engine) else postgresql.insert
+
+        def prepared(statement: ClauseElement) -> Prepared:
+            return Prepared(statement, dialect)
+
+        return cls(
+            game=prepared(_GAME),
+            game_for_update=prepared(_GAME.with_for_update(of=games)),
+            latest_playing=prepared(
+                select(*_GAME_COLUMNS, players.c.double_click)
+                .join(players, players.c.id == games.c.player_id)
+                .where(games.c.player_id == bindparam("player_id"), games.c.status == PLAYING)
+                .order_by(games.c.updated_at.desc())
+                .limit(1)
+            ),
+            undo_entry=prepared(
+                select(actions.c.undo_position, actions.c.undo_points, actions.c.undo_below)
+                .where(actions.c.game_id == bindparam("game_id"), actions.c.seq == bindparam("seq"))
+            ),
+            log=prepared(
+                select(actions.c.action)
+                .where(actions.c.game_id == bindparam("game_id"))
+                .order_by(actions.c.seq)
+            ),
+            save=prepared(_save(_SAVED_COLUMNS)),
+            save_with_status=prepared(_save(_SAVED_COLUMNS + _STATUS_COLUMNS)),
+            insert_player=prepared(
+                dialect_insert(players).on_conflict_do_nothing(index_elements=[players.c.id])
+            ),
+            insert_game=prepared(insert(games)),
+            insert_actions=prepared(insert(actions)),
+            prefs=prepared(
+                select(*(getattr(players.c, name) for name in _PREFS)).where(
+                    players.c.id == bindparam("player_id")
+                )
+            ),
+            save_prefs=prepared(
+                update(players)
+                .where(players.c.id == bindparam("player_id"))
+                .values({name: bindparam(f"new_{name}") for name in _PREFS})
+            ),
+            count_hint=prepared(
+                update(games)
+                .where(games.c.id == bindparam("game_id"))
+                .values(hints_used=games.c.hints_used + 1)
+            ),
+            played_codes=prepared(
+                select(games.c.code).where(games.c.player_id == bindparam("player_id"))
+            ),
+        )
+
+
+def _save(columns: tuple[str, ...]) -> ClauseElement:
+    """The update that saves a game's `columns`, if it is still at the version read."""
+    return (
+        update(games)
+        .where(games.c.id == bindparam("game_id"), games.c.version == bindparam("read_version"))
+        .values({column: bindparam(f"new_{column}") for column in columns})
+    )
 
 
 class WriteLock:
@@ -269,13 +322,7 @@ class Store:
         # SQLite's one writer keeps its connection (under the lock) instead of taking
         # one from the pool for every action.
         self._writer: Any = None
-        dialect = engine.dialect
-        self._sql = {name: Prepared(statement, dialect) for name, statement in _STATEMENTS.items()}
-        dialect_insert = sqlite.insert if is_sqlite(engine) else postgresql.insert
-        self._sql["insert_player"] = Prepared(
-            dialect_insert(players).on_conflict_do_nothing(index_elements=[players.c.id]),
-            dialect,
-        )
+        self._sql = Statements.compile(engine)
 
     # -- transactions -------------------------------------------------------
 
@@ -296,7 +343,7 @@ class Store:
             try:
                 with on_connection(self._writer, begin="BEGIN IMMEDIATE") as tx:
                     yield tx
-            except (EngineError, GameNotFound, VersionConflict):
+            except (EngineError, StoreError):
                 raise
             except BaseException:
                 # Anything else may have left the connection unusable: take a new one.
@@ -313,19 +360,19 @@ class Store:
 
     def prefs(self, player_id: str) -> Prefs:
         with self._reading() as tx:
-            row = tx.one_or_none(self._sql["prefs"], {"player_id": player_id})
+            row = tx.one_or_none(self._sql.prefs, {"player_id": player_id})
         return Prefs(*row) if row else Prefs()
 
     def save_prefs(self, player_id: str, prefs: Prefs) -> None:
         with self._writing() as tx:
             self._ensure_player(tx, player_id)
             values = {f"new_{name}": getattr(prefs, name) for name in _PREFS}
-            tx.execute(self._sql["save_prefs"], {"player_id": player_id, **values})
+            tx.execute(self._sql.save_prefs, {"player_id": player_id, **values})
 
     def _ensure_player(self, tx: Transaction, player_id: str) -> None:
         defaults = Prefs()
         tx.execute(
-            self._sql["insert_player"],
+            self._sql.insert_player,
             {
                 "id": player_id,
                 "created_at": self.clock(),
@@ -343,7 +390,7 @@ class Store:
         with self._writing() as tx:
             self._ensure_player(tx, player_id)
             tx.execute(
-                self._sql["insert_game"],
+                self._sql.insert_game,
                 {
                     "id": game_id,
                     "player_id": player_id,
@@ -375,7 +422,7 @@ class Store:
     def resume(self, player_id: str) -> StoredGame | None:
         """The player's most recently played unfinished game, if any."""
         with self._reading() as tx:
-            row = tx.one_or_none(self._sql["latest_playing"], {"player_id": player_id})
+            row = tx.one_or_none(self._sql.latest_playing, {"player_id": player_id})
             return None if row is None else self._stored(tx, GameRecord(*row))
 
     def act(
@@ -405,7 +452,7 @@ class Store:
         """The player's game and its action log, read together; raises GameNotFound."""
         with self._reading() as tx:
             stored = self._stored(tx, self._select(tx, player_id, game_id))
-            log = [row[0] for row in tx.all(self._sql["log"], {"game_id": game_id})]
+            log = [row[0] for row in tx.all(self._sql.log, {"game_id": game_id})]
         return stored, log
 
     def record_hint(self, player_id: str, game_id: str, *, version: int) -> StoredGame:
@@ -419,7 +466,7 @@ class Store:
             row = self._select(tx, player_id, game_id, lock=True)
             if row.version != version:
                 raise VersionConflict(row.version)
-            tx.execute(self._sql["count_hint"], {"game_id": game_id})
+            tx.execute(self._sql.count_hint, {"game_id": game_id})
             stored = self._stored(tx, row)
         stored.hints_used += 1
         return stored
@@ -427,14 +474,14 @@ class Store:
     def played_numbers(self, player_id: str) -> set[int]:
         """The deal numbers of the player's games (custom deals have none)."""
         with self._reading() as tx:
-            rows = tx.all(self._sql["played_codes"], {"player_id": player_id})
+            rows = tx.all(self._sql.played_codes, {"player_id": player_id})
         numbers = (parse_code(row[0]).number for row in rows)
         return {number for number in numbers if number is not None}
 
     def log(self, game_id: str) -> list[str]:
         """The game's actions in order, as the engine writes them."""
         with self._reading() as tx:
-            return [row[0] for row in tx.all(self._sql["log"], {"game_id": game_id})]
+            return [row[0] for row in tx.all(self._sql.log, {"game_id": game_id})]
 
     def replay(self, player_id: str, game_id: str) -> Game:
         """The game rebuilt from its deal code and action log alone (the truth)."""
@@ -450,7 +497,7 @@ class Store:
     ) -> GameRecord:
         if not _ID.fullmatch(game_id):
             raise GameNotFound(game_id)
-        query = self._sql["game_for_update" if lock else "game"]
+        query = self._sql.game_for_update if lock else self._sql.game
         row = tx.one_or_none(query, {"game_id": game_id, "player_id": player_id})
         if row is None:
             raise GameNotFound(game_id)
@@ -459,7 +506,7 @@ class Store:
     def _stored(self, tx: Transaction, row: GameRecord) -> StoredGame:
         code = parse_code(row.code)
         game_id = row.id
-        query = self._sql["undo_entry"]
+        query = self._sql.undo_entry
 
         def load(seq: int) -> UndoEntry:
             entry = tx.one_or_none(query, {"game_id": game_id, "seq": seq})
@@ -473,13 +520,14 @@ class Store:
             count=row.undo_count,
             load=load,
         )
-        game = RestoredGame(
+        game = Game.restore(
             code,
             position=self._positions.decode(row.position),
             points=row.points,
             moves=row.moves,
             seconds=row.seconds,
             undo=undo,
+            version=row.version,
         )
         return StoredGame(
             game_id,
@@ -489,12 +537,13 @@ class Store:
             _utc(row.created_at),
             _utc(row.updated_at),
             hints_used=row.hints_used,
+            undo=undo,
         )
 
     def _save(self, tx: Transaction, row: GameRecord, stored: StoredGame) -> bool:
         """Write the game's new actions and state; False if another writer got there first."""
-        game = stored.game
-        assert isinstance(game, RestoredGame)
+        game, undo = stored.game, stored.undo
+        assert undo is not None, "only a game the store restored is saved"
         moment = self.clock()
         gap = (moment - _utc(row.updated_at)).total_seconds()
         game.seconds = row.seconds + min(max(gap, 0.0), self.idle_limit)
@@ -509,18 +558,18 @@ class Store:
             "new_moves": game.moves,
             "new_seconds": game.seconds,
             "new_position": self._positions.encode(game.position),
-            "new_undo_count": game.undo_stack.count,
-            "new_undo_top": game.undo_stack.top,
+            "new_undo_count": undo.count,
+            "new_undo_top": undo.top,
             "new_updated_at": moment,
         }
-        statement = "save"
+        statement = self._sql.save
         if status != row.status:
-            statement = "save_with_status"
+            statement = self._sql.save_with_status
             values.update(new_status=status, new_finished_at=moment if won else None)
-        changed = tx.execute(self._sql[statement], values)
+        changed = tx.execute(statement, values)
         if changed != 1:
             return False
-        pushed = game.undo_stack.pushed
+        pushed = undo.pushed
         entries = []
         for seq, action in enumerate(game.actions, start=game.base_version + 1):
             entry = pushed.get(seq)
@@ -541,9 +590,9 @@ class Store:
                 }
             )
         if len(entries) == 1:
-            tx.execute(self._sql["insert_actions"], entries[0])
+            tx.execute(self._sql.insert_actions, entries[0])
         elif entries:
-            tx.execute_many(self._sql["insert_actions"], entries)
+            tx.execute_many(self._sql.insert_actions, entries)
         stored.status = status
         stored.updated_at = moment
         return True

@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Response
+from starlette.requests import Request
 
-from app.engine import Card, DealCode, Game, Move
-from app.store import Prefs, StoredGame
+from app.engine import Card, DealCode, Move
+from app.store import Store, StoredGame
+from app.web import actions
+from app.web.bodies import json_body
 from app.web.dealing import winnable_code
-from app.web.deps import ComputerDep, GameDep, PlayerDep
-from app.web.direct import DirectRoute
+from app.web.deps import ComputerDep, GameDep, PlayerIdDep, StoreDep, store_of
+from app.web.identity import player_id
 from app.web.schemas import DealOut, ErrorOut, GameOut, MoveBody, NewGame, TapBody, UndoBody
 from app.web.views import deal_dict, game_dict, to_json
 
@@ -27,65 +30,56 @@ NEW_GAME_ERRORS = {
     **ERRORS,
     503: {"model": ErrorOut, "description": "No winnable deal can be found just now"},
 }
+NO_STORE = {"cache-control": "no-store"}
 
 router = APIRouter(prefix="/api", tags=["api"])
 
 
-class JSONBytes(Response):
-    """Encoded JSON not to be cached: Starlette's Response, its headers written at once."""
-
-    media_type = "application/json"
-
-    def __init__(self, content: bytes, status_code: int = 200) -> None:
-        self.status_code = status_code
-        self.background = None
-        self.body = content
-        self.raw_headers = [
-            (b"cache-control", b"no-store"),
-            (b"content-length", str(len(content)).encode()),
-            (b"content-type", b"application/json"),
-        ]
+def json_response(data: dict[str, Any], status_code: int = 200) -> Response:
+    """`data` as JSON (views.to_json), not to be cached."""
+    return Response(to_json(data), status_code, NO_STORE, "application/json")
 
 
 def game_response(stored: StoredGame, status_code: int = 200) -> Response:
-    """The game as JSON, written directly (the schema is GameOut)."""
-    return JSONBytes(to_json(game_dict(stored)), status_code)
+    """The game as JSON (the schema is GameOut)."""
+    return json_response(game_dict(stored), status_code)
 
 
-# The move route comes first: routes are matched in order, and it is the busiest.
-async def play_move(game_id: str, body: MoveBody, player: PlayerDep) -> Response:
+MOVE_PATH = "/api/games/{game_id}/moves"
+
+
+@router.post("/games/{game_id}/moves", response_model=GameOut, responses=ACTION_ERRORS)
+async def play_move(
+    game_id: str, body: MoveBody, store: StoreDep, player: PlayerIdDep
+) -> Response:
     """Play a move in SPEC §4 notation; 422 with the reason if the rules refuse it."""
-    move = Move.parse(body.move)
-
-    def play(game: Game, prefs: Prefs) -> Move:
-        return game.play(move)
-
-    return game_response(await player.act(game_id, play, version=body.version))
+    done = await actions.play(store, player, game_id, Move.parse(body.move), body.version)
+    return game_response(done.stored)
 
 
-# The busiest route reads its own parameters (DirectRoute); the OpenAPI stays FastAPI's.
-router.add_api_route(
-    "/games/{game_id}/moves",
-    play_move,
-    methods=["POST"],
-    response_model=GameOut,
-    responses=ACTION_ERRORS,
-    route_class_override=DirectRoute,
-)
+async def play_move_directly(request: Request) -> Response:
+    """`play_move` without FastAPI's request handling (dependencies, exit stacks,
+    content-type parsing), which cost about a fifth of a move's server time
+    (bench/server.py). The app answers MOVE_PATH with it on a plain Starlette route put
+    before `router`, so it matches first; FastAPI's route for `play_move` documents it
+    (/openapi.json) and answers the same (tests/web/test_move_route.py)."""
+    body = await json_body(request, MoveBody)
+    game_id: str = request.path_params["game_id"]
+    return await play_move(game_id, body, store_of(request), player_id(request))
 
 
 @router.post("/games", status_code=201, response_model=GameOut, responses=NEW_GAME_ERRORS)
 async def create_game(
-    player: PlayerDep, computer: ComputerDep, body: NewGame | None = None
+    store: StoreDep, player: PlayerIdDep, computer: ComputerDep, body: NewGame | None = None
 ) -> Response:
     """A new game: `{}` is a random `app` draw-3 deal (see NewGame for the rest); with
     `"winnable": true`, a deal the computer player has won (503 if none can be found)."""
     new = body or NewGame()
     if new.winnable:
-        code = await winnable_code(player, computer, new.winnable_rules())
+        code = await winnable_code(store, player, computer, new.winnable_rules())
     else:
         code = new.deal_code()
-    return game_response(await player.create_game(code), 201)
+    return game_response(await store.run(Store.create_game, player, code), 201)
 
 
 @router.get("/games/{game_id}", response_model=GameOut, responses=ERRORS)
@@ -95,27 +89,26 @@ async def get_game(stored: GameDep) -> Response:
 
 @router.post("/games/{game_id}/undo", response_model=GameOut, responses=ACTION_ERRORS)
 async def undo(
-    game_id: str, player: PlayerDep, body: UndoBody | None = None
+    game_id: str, store: StoreDep, player: PlayerIdDep, body: UndoBody | None = None
 ) -> Response:
     """Take back the last kept action; 422 when there is none."""
-
-    def take_back(game: Game, prefs: Prefs) -> None:
-        game.undo()
-
     version = body.version if body else None
-    return game_response(await player.act(game_id, take_back, version=version))
+    return game_response((await actions.undo(store, player, game_id, version)).stored)
 
 
 @router.post("/games/{game_id}/tap", response_model=GameOut, responses=ACTION_ERRORS)
-async def tap(game_id: str, body: TapBody, player: PlayerDep) -> Response:
+async def tap(game_id: str, body: TapBody, store: StoreDep, player: PlayerIdDep) -> Response:
     """Play the move a tap on `card` makes (SPEC §4); 422 when it has none."""
-    card = Card.parse(body.card)
-
-    def tap_card(game: Game, prefs: Prefs) -> Move:
-        double_click = prefs.double_click if body.double_click is None else body.double_click
-        return game.tap(card, double_click=double_click, double=body.double)
-
-    return game_response(await player.act(game_id, tap_card, version=body.version))
+    done = await actions.tap(
+        store,
+        player,
+        game_id,
+        Card.parse(body.card),
+        double_click=body.double_click,
+        double=body.double,
+        version=body.version,
+    )
+    return game_response(done.stored)
 
 
 @router.get("/deals/{code}", response_model=DealOut, responses=ERRORS)

@@ -63,6 +63,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.store = store
     app.state.renderer = Renderer(settings.templates_dir)
     install_error_handlers(app)
+    # The busiest route first, answered directly; api.router's own route documents it.
+    app.router.add_route(
+        api.MOVE_PATH, api.play_move_directly, methods=["POST"], include_in_schema=False
+    )
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(solver_routes.router)  # hints, still winnable? (its worker's lifespan)

@@ -6,16 +6,20 @@ from __future__ import annotations
 from starlette.exceptions import HTTPException
 
 from app.engine import DealCode, Rules
+from app.store import Store
+from app.store.aio import AsyncStore
 from app.web import messages
 from app.web.computer import ComputerBusy, ComputerPlayer, NoWinnableDeal
-from app.web.deps import Player
 
 
-async def winnable_code(player: Player, computer: ComputerPlayer, rules: Rules) -> DealCode:
+async def winnable_code(
+    store: AsyncStore, player_id: str, computer: ComputerPlayer, rules: Rules
+) -> DealCode:
     """A deal verified winnable under `rules`, preferring one the player has not played;
     HTTPException 503 when none can be found now."""
+    played = await store.run(Store.played_numbers, player_id)
     try:
-        return await computer.winnable_deal(rules, await player.played_numbers())
+        return await computer.winnable_deal(rules, played)
     except NoWinnableDeal as error:
         raise HTTPException(503, messages.NO_WINNABLE_DEAL) from error
     except ComputerBusy as error:

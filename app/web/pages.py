@@ -3,18 +3,19 @@ that answer htmx with only the blocks that changed."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import replace
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import RedirectResponse
 
-from app.engine import Card, DealCode, EngineError, Game, Move
-from app.store import Prefs, StoredGame, VersionConflict
-from app.store.games import Action
-from app.web import messages
+from app.engine import Card, DealCode, EngineError, Move
+from app.store import Store, StoredGame, VersionConflict
+from app.store.aio import AsyncStore
+from app.web import actions, messages
 from app.web.dealing import winnable_code
-from app.web.deps import ComputerDep, GameDep, Player, PlayerDep, RendererDep
+from app.web.deps import ComputerDep, GameDep, PlayerIdDep, RendererDep, StoreDep
 from app.web.errors import engine_status, sentence
 from app.web.render import VARY, Renderer, is_htmx
 from app.web.schemas import random_deal, rules_from
@@ -36,32 +37,32 @@ def _to_game(request: Request, stored: StoredGame) -> Response:
 
 
 @router.get("/")
-async def resume(player: PlayerDep, computer: ComputerDep) -> Response:
+async def resume(store: StoreDep, player: PlayerIdDep, computer: ComputerDep) -> Response:
     """Continue the latest unfinished game, or deal a new one with the player's choices."""
-    stored = await player.resume()
+    stored = await store.run(Store.resume, player)
     if stored is None:
-        prefs = await player.prefs()
+        prefs = await store.run(Store.prefs, player)
         rules = rules_from(prefs.preset, prefs.draw)
         if prefs.winnable_only:
-            code = await winnable_code(player, computer, rules)
+            code = await winnable_code(store, player, computer, rules)
         else:
             code = random_deal(rules)
-        stored = await player.create_game(code)
+        stored = await store.run(Store.create_game, player, code)
     return _see(f"/games/{stored.id}")
 
 
 @router.get("/games/{game_id}")
 async def board(
-    request: Request, stored: GameDep, player: PlayerDep, render: RendererDep
+    request: Request, stored: GameDep, store: StoreDep, player: PlayerIdDep, render: RendererDep
 ) -> Response:
-    return render.page(request, stored, await player.prefs())
+    return render.page(request, stored, await store.run(Store.prefs, player))
 
 
 @router.get("/deal/{code}")
-async def share(request: Request, code: str, player: PlayerDep) -> Response:
+async def share(request: Request, code: str, store: StoreDep, player: PlayerIdDep) -> Response:
     """A new game of a shared deal, with its rules; the sharer's game is untouched."""
     deal = DealCode.parse(code)
-    return _to_game(request, await player.create_game(deal))
+    return _to_game(request, await store.run(Store.create_game, player, deal))
 
 
 def _checked(values: list[str] | None, default: bool) -> bool:
@@ -72,7 +73,8 @@ def _checked(values: list[str] | None, default: bool) -> bool:
 @router.post("/games")
 async def new_game(
     request: Request,
-    player: PlayerDep,
+    store: StoreDep,
+    player: PlayerIdDep,
     computer: ComputerDep,
     preset: Annotated[str, Form()] = "app",
     draw: Annotated[int, Form()] = 3,
@@ -84,44 +86,58 @@ async def new_game(
     rules = rules_from(preset, draw)
     winnable_only = _checked(winnable, False)
     prefs = replace(
-        await player.prefs(),
+        await store.run(Store.prefs, player),
         double_click=_checked(double_click, True),
         preset=rules.preset,
         draw=rules.draw,
         winnable_only=winnable_only,
     )
-    await player.save_prefs(prefs)
-    code = await winnable_code(player, computer, rules) if winnable_only else random_deal(rules)
-    return _to_game(request, await player.create_game(code))
+    await store.run(Store.save_prefs, player, prefs)
+    if winnable_only:
+        code = await winnable_code(store, player, computer, rules)
+    else:
+        code = random_deal(rules)
+    return _to_game(request, await store.run(Store.create_game, player, code))
 
 
-async def _act(
+async def refused(
     request: Request,
+    store: AsyncStore,
+    player: str,
     game_id: str,
-    player: Player,
     render: Renderer,
-    action: Action,
-    version: int | None,
+    status_code: int,
+    reason: str,
 ) -> Response:
-    """Apply an action from a form; answer htmx with the changed blocks, others with a
-    redirect to the board (or the board with the reason, when refused)."""
-    htmx = is_htmx(request)
+    """A form post the game refused: htmx gets the message block, a plain form the board
+    with the reason."""
+    if is_htmx(request):
+        return render.message(request, reason, status_code)
+    current = await store.run(Store.load_game, player, game_id)
+    prefs = await store.run(Store.prefs, player)
+    return render.page(request, current, prefs, message=reason, status_code=status_code)
+
+
+async def _answer(
+    request: Request,
+    store: AsyncStore,
+    player: str,
+    game_id: str,
+    render: Renderer,
+    action: Awaitable[actions.Done],
+) -> Response:
+    """Answer a form's action: htmx with the changed blocks, others with a redirect to the
+    board (or the board with the reason, when refused)."""
     try:
-        stored = await player.act(game_id, action, version=version)
-    except (EngineError, VersionConflict) as error:
-        if isinstance(error, VersionConflict):
-            status_code = 409
-            reason = messages.STALE_VERSION.format(current=error.current)
-        else:
-            status_code = engine_status(error)
-            reason = sentence(str(error))
-        if htmx:
-            return render.message(request, reason, status_code)
-        current = await player.game(game_id)
-        prefs = await player.prefs()
-        return render.page(request, current, prefs, message=reason, status_code=status_code)
-    if htmx:
-        return render.update(request, stored)
+        done = await action
+    except VersionConflict as error:
+        reason = messages.STALE_VERSION.format(current=error.current)
+        return await refused(request, store, player, game_id, render, 409, reason)
+    except EngineError as error:
+        status_code, reason = engine_status(error), sentence(str(error))
+        return await refused(request, store, player, game_id, render, status_code, reason)
+    if is_htmx(request):
+        return render.update(request, done.stored, done.changed())
     return _see(f"/games/{game_id}")
 
 
@@ -129,49 +145,48 @@ async def _act(
 async def play_move(
     request: Request,
     game_id: str,
-    player: PlayerDep,
+    store: StoreDep,
+    player: PlayerIdDep,
     render: RendererDep,
     move: Annotated[str, Form()],
     version: Version = None,
 ) -> Response:
-    parsed = Move.parse(move)
-
-    def play(game: Game, prefs: Prefs) -> Move:
-        return game.play(parsed)
-
-    return await _act(request, game_id, player, render, play, version)
+    played = actions.play(store, player, game_id, Move.parse(move), version)
+    return await _answer(request, store, player, game_id, render, played)
 
 
 @router.post("/games/{game_id}/undo")
 async def undo(
     request: Request,
     game_id: str,
-    player: PlayerDep,
+    store: StoreDep,
+    player: PlayerIdDep,
     render: RendererDep,
     version: Version = None,
 ) -> Response:
-    def take_back(game: Game, prefs: Prefs) -> None:
-        game.undo()
-
-    return await _act(request, game_id, player, render, take_back, version)
+    taken_back = actions.undo(store, player, game_id, version)
+    return await _answer(request, store, player, game_id, render, taken_back)
 
 
 @router.post("/games/{game_id}/tap")
 async def tap(
     request: Request,
     game_id: str,
-    player: PlayerDep,
+    store: StoreDep,
+    player: PlayerIdDep,
     render: RendererDep,
     card: Annotated[str, Form()],
     double_click: Annotated[bool | None, Form()] = None,
     double: Annotated[bool, Form()] = False,
     version: Version = None,
 ) -> Response:
-    tapped = Card.parse(card)
-
-    def tap_card(game: Game, prefs: Prefs) -> Move:
-        to_column = prefs.double_click if double_click is None else double_click
-        return game.tap(tapped, double_click=to_column, double=double)
-
-    return await _act(request, game_id, player, render, tap_card, version)
-
+    tapped = actions.tap(
+        store,
+        player,
+        game_id,
+        Card.parse(card),
+        double_click=double_click,
+        double=double,
+        version=version,
+    )
+    return await _answer(request, store, player, game_id, render, tapped)

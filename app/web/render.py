@@ -12,7 +12,7 @@ from starlette.responses import Response
 
 from app import i18n
 from app.store import Prefs, StoredGame
-from app.web.views import changed_blocks, game_dict
+from app.web.views import game_dict
 
 BOARD = "board.html"
 ERROR = "error.html"
@@ -81,10 +81,9 @@ class Renderer:
             request, BOARD, context, status_code=status_code, headers=VARY
         )
 
-    def update(self, request: Request, stored: StoredGame) -> Response:
-        """The blocks an action changed, each an out-of-band swap."""
-        before = stored.before if stored.before is not None else stored.game.position
-        blocks = changed_blocks(before, stored.game.position)
+    def update(self, request: Request, stored: StoredGame, blocks: list[str]) -> Response:
+        """The blocks an action changed (`blocks`, views.changed_blocks), each an
+        out-of-band swap."""
         context = self._context(game_dict(stored), None, True, None)
         return self.templates.TemplateResponse(
             request, BOARD, context, block_names=blocks, headers=VARY

@@ -143,7 +143,8 @@ class DealOut(BaseModel):
 
 class GameOut(DealOut):
     """A game (SPEC §7), plus `seconds`: the playing time the server counts (skill scoring),
-    `hints_used`: hints asked for in this game, and `hints_available`: the server gives hints."""
+    `hints_used`: hints asked for in this game, and `hints_available`: whether the computer
+    player gives a hint for the game now (false once it is won)."""
 
     id: str
     seconds: int

@@ -104,7 +104,8 @@ def game_dict(stored: StoredGame) -> dict[str, Any]:
         **_game_fields(stored.code, stored.game),
         "seconds": int(stored.game.seconds),
         "hints_used": stored.hints_used,
-        "hints_available": True,
+        # The computer player has nothing to hint in a won game (the hint route's 422).
+        "hints_available": not stored.game.won,
     }
 
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
-from seed_example import SEED_AFTER_THREE as SEED_AFTER_THREE
-from seed_example import SEED_CODE as SEED_CODE
-from seed_example import SEED_OPENING as SEED_OPENING
+from playwright.sync_api import APIRequestContext, Locator, Page, expect
 
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
@@ -115,21 +112,58 @@ def long_column_deck() -> list[str]:
 
 
 def watch_for_cascade(page: Page) -> None:
-    """Note in window.sawCascade whether the win cascade layer ever appears."""
-    page.evaluate(
-        """() => {
-            window.sawCascade = false;
+    """Note in window.cascadeWatch whether the win cascade layer ever appears on this page.
+
+    The watcher proves itself first (it must see a probe layer come and go), so that a
+    silent watcher means no cascade, not a watcher that never attached.
+    """
+    attached = page.evaluate(
+        """async () => {
+            const watch = {seen: false};
             new MutationObserver((records) => {
                 for (const r of records) for (const n of r.addedNodes) {
-                    if (n.classList && n.classList.contains('cascade')) window.sawCascade = true;
+                    if (n.classList && n.classList.contains('cascade')) watch.seen = true;
                 }
-            }).observe(document.body, {childList: true});
+            }).observe(document.body, {childList: true, subtree: true});
+            const probe = document.createElement('div');
+            probe.className = 'cascade';
+            document.body.appendChild(probe);
+            probe.remove();
+            await new Promise((resolve) => setTimeout(resolve, 0));
+            const works = watch.seen;
+            watch.seen = false;
+            window.cascadeWatch = watch;
+            return works;
         }"""
     )
+    assert attached is True, "the cascade watcher did not see its probe"
 
 
 def saw_cascade(page: Page) -> bool:
-    return bool(page.evaluate("window.sawCascade"))
+    """Whether the cascade appeared since `watch_for_cascade` (on the same page)."""
+    seen = page.evaluate("window.cascadeWatch ? window.cascadeWatch.seen : null")
+    assert seen is not None, "no cascade watcher on this page (was it reloaded?)"
+    return bool(seen)
+
+
+def play_to_the_last_card(request: APIRequestContext) -> dict[str, Any]:
+    """A new draw-1 game of `near_won_deck`, played through the API (each answer checked)
+    until only the KS is left, on the waste; returns the game."""
+    response = request.post(
+        "/api/games", data={"deck": near_won_deck(), "rules": {"preset": "app", "draw": 1}}
+    )
+    assert response.status == 201, response.text()
+    game: dict[str, Any] = response.json()
+    while game["stock"] or len(game["waste"]) != 1:
+        to_foundation = [m for m in game["legal_moves"] if m.endswith("-f")]
+        move = to_foundation[0] if to_foundation else "draw"
+        response = request.post(
+            f"/api/games/{game['id']}/moves", data={"move": move, "version": game["version"]}
+        )
+        assert response.status == 200, response.text()
+        game = response.json()
+    assert game["waste"] == ["KS"] and not game["won"]
+    return game
 
 
 def box_of(locator: Locator) -> dict[str, float]:

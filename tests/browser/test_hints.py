@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
-from spoiled_deck import SPOIL_DECK, SPOIL_RULES
 
 from app.engine import DealCode, Rules
 from app.solver.deals import winnable_numbers
+from tests.shared import SPOIL_DECK, SPOIL_RULES
 
 from .board_helpers import (
     DESKTOP,

@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.shared import SEED_CODE
+
 from .board_helpers import (
     DESKTOP,
     LONG_RUN,
     PHONE,
-    SEED_CODE,
     box_of,
     long_column_deck,
     open_deal,

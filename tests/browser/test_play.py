@@ -6,10 +6,9 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
+from tests.shared import SEED_AFTER_THREE, SEED_CODE, SEED_OPENING
+
 from .board_helpers import (
-    SEED_AFTER_THREE,
-    SEED_CODE,
-    SEED_OPENING,
     api_game,
     card,
     in_pile,

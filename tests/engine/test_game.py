@@ -3,6 +3,7 @@
 import pytest
 
 from app.engine import DealCode, Game, IllegalMoveError, Rules, SkillScoring
+from tests.shared import SEED_CODE
 
 from .table import cards, game_at, play_greedily, sorted_deck, table
 
@@ -23,7 +24,7 @@ def snapshot(game: Game) -> tuple[object, ...]:
 
 def test_undo_takes_back_a_reserve_refill() -> None:
     # KH-t4 empties column 2, which the reserve refills with QS (the seeds' third move).
-    game = game_of("D3", "AAAAAAAOEGYXXBLQBCLVSVVBKAUAXFBHCBYLVAMIYTIVUUAA")
+    game = Game(DealCode.parse(SEED_CODE))
     game.play("QC-t2")
     game.play("8H-f")
     before = game.position

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from app.engine import (
+    DRAW,
     Card,
     DealCode,
     Game,
@@ -30,6 +31,7 @@ CANDIDATES = ["draw"] + [
     f"{card}-{target}" for card in ORDERED_DECK for target in ("f", "t1", "t2", "t3", "t4")
 ]
 STEPS = 150
+AIMED_STEPS = 200  # a won game takes 60-140 actions, and undos come on the way
 PLAYOUT = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -87,48 +89,48 @@ def assert_won_game_is_closed(game: Game) -> None:
     assert seen(game) == before
 
 
-def pick(game: Game, rng: random.Random) -> Move:
+def pick(game: Game, rng: random.Random, *, aim: bool) -> Move:
     """A random legal move, mostly one that makes progress (to a foundation, or
-    from the reserve or the waste), so that playouts reach late positions too."""
+    from the reserve or the waste), so that playouts reach late positions too.
+    Aiming to win, the first foundation move, else a draw: that wins a deck that
+    deals itself out (`sorted_deck`) and often one with a few cards swapped."""
     legal = game.legal_moves()
     position = game.position
+    up = [move for move in legal if move.card is not None and move.target < 0]
+    if aim:
+        if up:
+            return up[0]
+        if DRAW in legal and rng.random() < 0.9:
+            return DRAW
     tops = {pile[-1] for pile in (position.reserve, position.waste) if pile}
-    progress = [
-        move for move in legal if move.card is not None and (move.target < 0 or move.card in tops)
-    ]
-    if progress and rng.random() < 0.8:
-        return rng.choice(progress)
+    progress = [move for move in legal if move.card is not None and move.card in tops]
+    if (up or progress) and rng.random() < 0.8:
+        return rng.choice(up + progress)
     return rng.choice(legal)
 
 
-@PLAYOUT
-@given(rules=any_rules(), data=st.data())
-def test_random_playouts_keep_every_rule(rules: Rules, data: st.DataObject) -> None:
-    code = data.draw(
-        st.one_of(
-            any_code(rules), nearly_sorted_decks().map(lambda d: DealCode.for_deck(d, rules))
-        ),
-        label="code",
-    )
-    rng = data.draw(st.randoms(use_true_random=False), label="rng")
-    game = Game(code)
+def playout(game: Game, rng: random.Random, *, steps: int, aim: bool) -> str:
+    """Play `steps` random actions (moves, and undos now and then), checking every rule
+    on the way; how it ended: "won", "stuck" (no move and nothing to undo) or "cap"."""
+    rules = game.rules
     # The undo history as SPEC §5 describes it: what the game looked like before each
     # kept action, at most undo_limit of them, the oldest dropped for good.
     kept: deque[Seen] = deque(maxlen=rules.undo_limit)
     skill = rules.scoring == "skill"
-    for step in range(STEPS):
+    undo_rate = 0.05 if aim else 0.15
+    for step in range(steps):
         assert_every_card_once(game.position)
         if step % 4 == 0 or game.won:  # the full sweep of candidates is the slow part
             assert_legal_moves_are_exact(game)
             assert_taps_resolve_to_legal_moves(game, rng)
         if game.won:
             assert_won_game_is_closed(game)
-            break
+            return "won"
         assert game.undo_available == len(kept)
         stuck = not game.legal_moves()  # no rule set declares a loss; only undo helps
         if stuck and not kept:
-            break
-        if kept and (stuck or rng.random() < 0.15):
+            return "stuck"
+        if kept and (stuck or rng.random() < undo_rate):
             earlier, moves_before = kept.pop(), game.moves
             game.undo()
             assert game.position == earlier.position
@@ -137,13 +139,41 @@ def test_random_playouts_keep_every_rule(rules: Rules, data: st.DataObject) -> N
             assert game.undo_available == len(kept)
         else:
             before = seen(game)
-            game.play(pick(game, rng))
+            game.play(pick(game, rng, aim=aim))
             assert game.version == before.version + 1
             assert game.moves == before.moves + 1
             kept.append(before)  # a no-op when undo_limit is 0
+    # Stopped by the cap, not by the game: it is still going, with a move or an undo.
+    assert not game.won
+    assert game.legal_moves() or game.undo_available
+    return "cap"
+
+
+@PLAYOUT
+@given(rules=any_rules(), aim=st.booleans(), data=st.data())
+def test_random_playouts_keep_every_rule(rules: Rules, aim: bool, data: st.DataObject) -> None:
+    """Random deals, and (aiming to win) nearly sorted decks played to the end."""
+    sorted_codes = nearly_sorted_decks().map(lambda deck: DealCode.for_deck(deck, rules))
+    codes = sorted_codes if aim else st.one_of(any_code(rules), sorted_codes)
+    code = data.draw(codes, label="code")
+    rng = data.draw(st.randoms(use_true_random=False), label="rng")
+    game = Game(code)
+    ended = playout(game, rng, steps=AIMED_STEPS if aim else STEPS, aim=aim)
     event(f"reserve {'emptied' if not game.position.reserve else 'left'}")
     event(f"pass {min(game.position.pass_number, 3)}")
-    event("won" if game.won else "not won")
+    event(ended)
+    assert_replay_is_the_same_game(game)
+
+
+@pytest.mark.parametrize("preset", ["app", "classic", "skill"])
+@pytest.mark.parametrize("draw", [1, 3])
+@pytest.mark.parametrize("seed", range(3))
+def test_playouts_aiming_to_win_a_sorted_deck_win_it(preset: str, draw: int, seed: int) -> None:
+    """The won-game checks of a playout run: a sorted deck is won, undos and all."""
+    rules = Rules.preset_named(preset, draw=draw, passes=None)
+    game = Game(DealCode.for_deck(sorted_deck(), rules))
+    assert playout(game, random.Random(seed), steps=AIMED_STEPS, aim=True) == "won"
+    assert game.won
     assert_replay_is_the_same_game(game)
 
 
@@ -195,3 +225,9 @@ def test_a_won_game_has_no_moves_and_refuses_everything(
             return  # stuck: no rule set declares a loss, the game just stands
         up = [move for move in legal if move.card is not None and move.target < 0]
         game.play(up[0] if up else rng.choice(legal))
+    # Stopped by the cap (going round the stock, or moving cards between columns): the
+    # game goes on, and its log replays to it.
+    event("cap")
+    assert not game.won
+    assert game.legal_moves()
+    assert_replay_is_the_same_game(game)

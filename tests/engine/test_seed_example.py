@@ -1,11 +1,11 @@
 """The seeds' example game of SPEC §9, played through the engine's API."""
 
 import pytest
-from seed_example import SEED_AFTER_THREE as AFTER_THREE
-from seed_example import SEED_CODE, SEED_DECK
-from seed_example import SEED_OPENING as OPENING
 
 from app.engine import DealCode, Game, IllegalMoveError, Rules
+from tests.shared import SEED_AFTER_THREE as AFTER_THREE
+from tests.shared import SEED_CODE, SEED_DECK
+from tests.shared import SEED_OPENING as OPENING
 
 
 def test_the_custom_deck_has_the_seeds_long_code() -> None:

@@ -11,13 +11,7 @@ from hypothesis import strategies as st
 from app.engine import DealCode, Game, IllegalMoveError, InvalidCodeError, Rules
 from app.engine.codes import MAX_DEAL_NUMBER
 from app.engine.position import Position
-from app.engine.state import (
-    RestoredGame,
-    UndoEntry,
-    UndoStack,
-    decode_position,
-    encode_position,
-)
+from app.engine.state import UndoEntry, UndoStack, decode_position, encode_position
 
 
 def random_game(number: int, rules: Rules, steps: int, seed: int) -> Game:
@@ -75,35 +69,37 @@ class FakeStore:
         self.count = 0
         self.entries: dict[int, tuple[str, int, int | None]] = {}
         self.loads = 0
+        self.undo = UndoStack(code.rules.undo_limit)
 
     def load(self, index: int) -> UndoEntry:
         self.loads += 1
         position, points, below = self.entries[index]
         return UndoEntry(decode_position(position), points, below)
 
-    def restore(self) -> RestoredGame:
-        undo = UndoStack(
+    def restore(self) -> Game:
+        self.undo = UndoStack(
             self.code.rules.undo_limit,
             version=self.version,
             top=self.top,
             count=self.count,
             load=self.load,
         )
-        return RestoredGame(
+        return Game.restore(
             self.code,
             position=decode_position(self.position),
             points=self.points,
             moves=self.moves,
             seconds=0.0,
-            undo=undo,
+            undo=self.undo,
+            version=self.version,
         )
 
-    def save(self, game: RestoredGame) -> None:
-        for index, entry in game.undo_stack.pushed.items():
+    def save(self, game: Game) -> None:
+        for index, entry in self.undo.pushed.items():
             self.entries[index] = (encode_position(entry.position), entry.points, entry.below)
         self.position = encode_position(game.position)
         self.points, self.moves, self.version = game.points, game.moves, game.version
-        self.top, self.count = game.undo_stack.top, game.undo_stack.count
+        self.top, self.count = self.undo.top, self.undo.count
 
 
 @pytest.mark.parametrize("limit", [None, 0, 1, 2, 5, 100])
@@ -168,9 +164,22 @@ def test_an_undo_loads_only_the_entry_it_pops() -> None:
 
 
 def test_a_restored_game_does_not_pretend_to_hold_its_whole_log() -> None:
-    game = FakeStore(DealCode.parse("CF1-D3-AAAAACL")).restore()
-    with pytest.raises(NotImplementedError):
+    store = FakeStore(DealCode.parse("CF1-D3-AAAAACL"))
+    game = store.restore()
+    game.play("draw")
+    # Restored at version 0, it holds its whole log.
+    assert game.record() == {"code": "CF1-D3-AAAAACL", "actions": ["draw"]}
+    store.save(game)
+    game = store.restore()
+    game.play("draw")
+    assert (game.base_version, game.version, game.actions) == (1, 2, ["draw"])
+    with pytest.raises(ValueError, match="restored at version 1"):
         game.record()
+
+
+def test_a_restored_game_is_a_plain_game() -> None:
+    game = FakeStore(DealCode.parse("CF1-D3-AAAAACL")).restore()
+    assert type(game) is Game
 
 
 def test_a_card_both_on_the_table_and_on_its_foundation_is_refused() -> None:

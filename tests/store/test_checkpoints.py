@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,10 @@ from sqlalchemy import Engine
 
 from app.engine import DealCode
 from app.store import Store, make_engine, migrate
+from app.store.aio import AsyncStore
 from app.store.db import BACKSTOP_CHECKPOINT_PAGES, Checkpointer
+from app.web.settings import Settings
+from tests.shared import Databases
 
 
 class CountingCheckpointer(Checkpointer):
@@ -95,13 +99,15 @@ def test_the_thread_checkpoints_what_is_written_until_it_is_stopped(engine: Engi
     checkpointer.stop()
 
 
-def test_the_app_runs_checkpoints_between_its_start_and_its_stop(
-    app: FastAPI, database_url: str
-) -> None:
+def test_the_app_runs_checkpoints_between_its_start_and_its_stop(tmp_path: Path) -> None:
+    from app.web.app import create_app
+
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'app.sqlite'}", data_dir=tmp_path, secret_key="k"
+    )
+    app = create_app(settings)
     checkpointer = app.state.store.checkpointer
-    if not database_url.startswith("sqlite"):
-        assert checkpointer is None  # PostgreSQL checkpoints by itself
-        return
+    assert isinstance(checkpointer, Checkpointer)
     assert not checkpointer.running
     with TestClient(app):
         assert checkpointer.running
@@ -109,3 +115,23 @@ def test_the_app_runs_checkpoints_between_its_start_and_its_stop(
     with TestClient(app):
         assert checkpointer.running
     assert not checkpointer.running
+    app.state.store.close()
+
+
+def test_the_store_calls_sqlite_on_the_event_loop_and_postgresql_on_worker_threads(
+    app: FastAPI, databases: Databases
+) -> None:
+    """PostgreSQL checkpoints by itself (no checkpointer), and its calls, which wait on the
+    network, run on the store's worker threads; SQLite's run where they are awaited."""
+    store: AsyncStore = app.state.store
+
+    def thread_name(_store: Store) -> str:
+        return threading.current_thread().name
+
+    name = asyncio.run(store.run(thread_name))
+    if databases.kind == "postgresql":
+        assert store.checkpointer is None
+        assert name.startswith("store")
+    else:
+        assert isinstance(store.checkpointer, Checkpointer)
+        assert name == threading.current_thread().name

@@ -7,11 +7,11 @@ from pathlib import Path
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from conftest import Databases
 from sqlalchemy import inspect, text
 
 from app.store.db import alembic_config, make_engine, migrate
 from app.store.models import Base
+from tests.shared import Databases
 
 
 def test_the_migrations_produce_exactly_the_models_schema(databases: Databases) -> None:

@@ -17,8 +17,7 @@ from app.engine.codes import MAX_DEAL_NUMBER
 from app.store import GameNotFound, Prefs, Store, VersionConflict, make_engine, migrate
 from app.store.games import Action
 from app.store.models import actions, games
-
-SEED_CODE = "CF1-D3-AAAAAAAOEGYXXBLQBCLVSVVBKAUAXFBHCBYLVAMIYTIVUUAA"
+from tests.shared import SEED_CODE
 
 
 class Clock:

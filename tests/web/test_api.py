@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from seed_example import SEED_AFTER_THREE as AFTER_THREE
-from seed_example import SEED_CODE, SEED_DECK
-from seed_example import SEED_OPENING as OPENING
+
+from tests.shared import SEED_AFTER_THREE as AFTER_THREE
+from tests.shared import SEED_CODE, SEED_DECK
+from tests.shared import SEED_OPENING as OPENING
 
 # Draw 1, start rank ace: every stock card goes straight up; 85 actions win it.
 WINNABLE_CODE = "CF1-D1-ZEJQDTVCINRUVSCRSGPTQOFQSQFKMFLQDVNABRNTQSZHUYHU"

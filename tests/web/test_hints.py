@@ -8,12 +8,12 @@ from html.parser import HTMLParser
 from typing import Any
 
 from fastapi.testclient import TestClient
-from spoiled_deck import SPOIL, SPOIL_DECK, SPOIL_RULES
 
 from app.engine import DealCode, Game, Position, Rules
 from app.solver.deals import winnable_numbers
 from app.solver.hint import still_winnable
 from app.solver.search import solve
+from tests.shared import SPOIL, SPOIL_DECK, SPOIL_RULES
 
 HX = {"HX-Request": "true"}
 # Skill's level Hard, draw 3: no line wins this deal at all.
@@ -92,6 +92,9 @@ def test_the_game_dict_offers_hints_and_counts_them(client: TestClient) -> None:
     game = new_game(client, {"code": "CF1-D3-AAAAACL"})
     assert game["hints_available"] is True
     assert game["hints_used"] == 0
+    # The page shows the Hint button (and "Still winnable?") only when hints are offered.
+    page = client.get(f"/games/{game['id']}").text
+    assert 'id="hint"' in page and 'id="still-winnable"' in page
 
 
 def test_following_the_hints_wins_and_a_won_game_gets_no_hint(client: TestClient) -> None:
@@ -102,6 +105,10 @@ def test_following_the_hints_wins_and_a_won_game_gets_no_hint(client: TestClient
         hints += 1
     assert game["won"] is True
     assert game["hints_used"] == hints
+    # A won game offers no hint: the API says so, and the page has no Hint button.
+    assert game["hints_available"] is False
+    assert client.get(f"/api/games/{game['id']}").json()["hints_available"] is False
+    assert 'id="hint"' not in client.get(f"/games/{game['id']}").text
     response = ask_hint(client, game)
     assert response.status_code == 422
     assert response.json() == {"detail": "The game is won: there is nothing left to hint."}

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from conftest import Databases
 from sqlalchemy import text
 
 from app.engine import DealCode
 from app.store import GameNotFound, Prefs, Store, VersionConflict, make_engine, migrate
+from tests.shared import SEED_CODE, Databases
 
 CODE = "CF1-D3-AAAAACL"
 
@@ -95,7 +95,7 @@ def test_a_players_deal_numbers_leave_out_custom_deals(store: Store) -> None:
     store.create_game("alice", DealCode.parse(CODE))
     store.create_game("alice", DealCode.parse("CF1-C1-AAAAAAB"))
     store.create_game(
-        "alice", DealCode.parse("CF1-D3-AAAAAAAOEGYXXBLQBCLVSVVBKAUAXFBHCBYLVAMIYTIVUUAA")
+        "alice", DealCode.parse(SEED_CODE)
     )
     store.create_game("bob", DealCode.parse("CF1-D3-AAAAAAC"))
     assert store.played_numbers("alice") == {63, 1}

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 import schemathesis
-from conftest import DATABASES, Databases
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
@@ -22,8 +21,8 @@ from schemathesis.checks import (
 )
 
 from app.web.settings import Settings
+from tests.shared import DATABASES, SEED_CODE, Databases
 
-SEED_CODE = "CF1-D3-AAAAAAAOEGYXXBLQBCLVSVVBKAUAXFBHCBYLVAMIYTIVUUAA"
 CHECKS = [
     not_a_server_error,
     status_code_conformance,

@@ -10,7 +10,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-SEED_CODE = "CF1-D3-AAAAAAAOEGYXXBLQBCLVSVVBKAUAXFBHCBYLVAMIYTIVUUAA"
+from tests.shared import SEED_CODE
+
 PILE_IDS = [
     "pile-stock", "pile-waste", "pile-reserve", "pile-fC", "pile-fD", "pile-fH", "pile-fS",
     "pile-t1", "pile-t2", "pile-t3", "pile-t4", "status", "summary",

@@ -9,11 +9,11 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import ServerProcess
 
 from app.engine import Game
 from app.store import Store, make_engine
 from app.web.views import piles
+from tests.shared import ServerProcess
 
 ROUNDS = 60
 FREE_DRAWS = 15

@@ -4,9 +4,8 @@ committed game, its undo history and the player's cookie."""
 from __future__ import annotations
 
 import httpx
-from conftest import ServerProcess
 
-SEED_CODE = "CF1-D3-AAAAAAAOEGYXXBLQBCLVSVVBKAUAXFBHCBYLVAMIYTIVUUAA"
+from tests.shared import SEED_CODE, ServerProcess
 
 
 def test_a_killed_server_comes_back_with_the_game_and_its_undo_history(

@@ -10,8 +10,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.web.settings import Settings
+from tests.shared import SEED_CODE
 
-SEED_CODE = "CF1-D3-AAAAAAAOEGYXXBLQBCLVSVVBKAUAXFBHCBYLVAMIYTIVUUAA"
 EVIL = {"Origin": "https://evil.example"}
 
 

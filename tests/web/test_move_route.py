@@ -1,51 +1,45 @@
-"""A DirectRoute answers every request as FastAPI's own route would, and is documented alike."""
+"""The move route reads its body itself (app/web/bodies.py) and answers every request as
+FastAPI's own route would; FastAPI's route for it documents it."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from typing import Annotated, Any
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from fastapi import APIRouter, Depends, FastAPI, Request, Response
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from starlette.routing import Match, Route
 
 from app.web import api
-from app.web.direct import DirectRoute
+from app.web.app import create_app
+from app.web.bodies import json_body
 from app.web.errors import install_error_handlers
-from app.web.schemas import GameOut, MoveBody, UndoBody
+from app.web.schemas import GameOut, MoveBody
+from app.web.settings import Settings
+
+PATH = "/api/games/{game_id}/moves"
 
 
-async def who(request: Request) -> str:
-    return request.headers.get("x-player", "nobody")
+async def play(game_id: str, body: MoveBody) -> Response:
+    return JSONResponse({"game_id": game_id, "body": body.model_dump()})
 
 
-PlayerName = Annotated[str, Depends(who)]
+async def play_directly(request: Request) -> Response:
+    return await play(request.path_params["game_id"], await json_body(request, MoveBody))
 
 
-async def play(game_id: str, body: MoveBody, player: PlayerName) -> Response:
-    return JSONResponse({"game_id": game_id, "body": body.model_dump(), "player": player})
-
-
-async def undo(game_id: str, player: PlayerName, body: UndoBody | None = None) -> Response:
-    return JSONResponse({"game_id": game_id, "body": body and body.model_dump()})
-
-
-def make_app(route_class: type[APIRoute], *, our_errors: bool) -> FastAPI:
+def make_app(*, direct: bool, our_errors: bool) -> FastAPI:
+    """FastAPI's own route for `play`, or the same endpoint read by `json_body`."""
     app = FastAPI()
-    router = APIRouter(prefix="/api", tags=["api"])
-    for path, endpoint in (("moves", play), ("undo", undo)):
-        router.add_api_route(
-            f"/games/{{game_id}}/{path}",
-            endpoint,
-            methods=["POST"],
-            response_model=GameOut,
-            route_class_override=route_class,
-        )
+    if direct:
+        app.router.add_route(PATH, play_directly, methods=["POST"], include_in_schema=False)
+    router = APIRouter()
+    router.add_api_route(PATH, play, methods=["POST"], response_model=GameOut)
     app.include_router(router)
     if our_errors:
         install_error_handlers(app)
@@ -55,8 +49,8 @@ def make_app(route_class: type[APIRoute], *, our_errors: bool) -> FastAPI:
 @pytest.fixture(scope="module", params=[False, True], ids=["fastapi-errors", "our-errors"])
 def clients(request: pytest.FixtureRequest) -> Iterator[tuple[TestClient, TestClient]]:
     with (
-        TestClient(make_app(APIRoute, our_errors=request.param)) as fastapi_route,
-        TestClient(make_app(DirectRoute, our_errors=request.param)) as direct_route,
+        TestClient(make_app(direct=False, our_errors=request.param)) as fastapi_route,
+        TestClient(make_app(direct=True, our_errors=request.param)) as direct_route,
     ):
         yield fastapi_route, direct_route
 
@@ -98,18 +92,16 @@ FIXED_BODIES: list[tuple[bytes, str]] = [
 ]
 
 
-@pytest.mark.parametrize("path", ["/api/games/g1/moves", "/api/games/g1/undo"])
 @pytest.mark.parametrize(("body", "content_type"), FIXED_BODIES)
 def test_a_body_gets_the_answer_fastapi_gives(
-    clients: tuple[TestClient, TestClient], path: str, body: bytes, content_type: str
+    clients: tuple[TestClient, TestClient], body: bytes, content_type: str
 ) -> None:
     fastapi_route, direct_route = clients
-    request = {"content": body, "headers": {"content-type": content_type, "x-player": "p"}}
+    request = {"content": body, "headers": {"content-type": content_type}}
+    path = "/api/games/g1/moves"
     assert answers(direct_route, "POST", path, **request) == answers(
         fastapi_route, "POST", path, **request
     )
-
-
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
@@ -132,11 +124,11 @@ def test_any_json_or_bytes_get_the_answer_fastapi_gives(
 ) -> None:
     fastapi_route, direct_route = clients
     body = json.dumps(value).encode() if raw is None else raw
-    for path in ("/api/games/g1/moves", "/api/games/g1/undo"):
-        request = {"content": body, "headers": {"content-type": JSON}}
-        assert answers(direct_route, "POST", path, **request) == answers(
-            fastapi_route, "POST", path, **request
-        )
+    request = {"content": body, "headers": {"content-type": JSON}}
+    path = "/api/games/g1/moves"
+    assert answers(direct_route, "POST", path, **request) == answers(
+        fastapi_route, "POST", path, **request
+    )
 
 
 def test_another_method_is_refused_as_fastapi_refuses_it(
@@ -149,52 +141,34 @@ def test_another_method_is_refused_as_fastapi_refuses_it(
         assert answers(direct_route, method, path)[0] == 405
 
 
-def test_the_openapi_document_is_fastapi_s() -> None:
-    assert make_app(DirectRoute, our_errors=True).openapi() == make_app(
-        APIRoute, our_errors=True
-    ).openapi()
+@pytest.fixture(scope="module")
+def canfield(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
+    folder = tmp_path_factory.mktemp("move-route")
+    settings = Settings(
+        database_url=f"sqlite:///{folder / 'db.sqlite'}", data_dir=folder, secret_key="k"
+    )
+    app = create_app(settings)
+    yield app
+    app.state.store.close()
 
 
-async def takes_a_query(game_id: str, limit: int = 3) -> Response:
-    return Response()
+def test_the_app_answers_a_move_directly(canfield: FastAPI) -> None:
+    scope = {"type": "http", "method": "POST", "path": "/api/games/g1/moves"}
+    matching = [route for route in canfield.router.routes if route.matches(scope)[0] == Match.FULL]
+    first = matching[0]
+    assert isinstance(first, Route) and first.endpoint is api.play_move_directly
+    with TestClient(canfield) as client:
+        created = client.post("/api/games", json={"code": "CF1-D3-AAAAACL"}).json()
+        moved = client.post(f"/api/games/{created['id']}/moves", json={"move": "draw"})
+        assert moved.status_code == 200
+        assert moved.json()["version"] == 1
+        assert moved.headers["cache-control"] == "no-store"
 
 
-def takes_no_await(game_id: str) -> Response:
-    return Response()
-
-
-async def wants_a_game_id(game_id: str) -> str:
-    return game_id
-
-
-async def takes_a_deeper_dependency(
-    game_id: str, found: Annotated[str, Depends(wants_a_game_id)]
-) -> Response:
-    return Response()
-
-
-async def takes_an_int(number: int) -> Response:
-    return Response()
-
-
-@pytest.mark.parametrize(
-    ("path", "endpoint"),
-    [
-        ("/{game_id}", takes_a_query),
-        ("/{game_id}", takes_no_await),
-        ("/{game_id}", takes_a_deeper_dependency),
-        ("/{number}", takes_an_int),
-    ],
-)
-def test_what_a_direct_route_cannot_read_is_refused_when_it_is_made(
-    path: str, endpoint: Callable[..., Any]
-) -> None:
-    router = APIRouter()
-    with pytest.raises(TypeError, match="DirectRoute"):
-        router.add_api_route(path, endpoint, methods=["POST"], route_class_override=DirectRoute)
-
-
-def test_the_app_s_move_route_is_a_direct_route() -> None:
-    routes = [route for route in api.router.routes if isinstance(route, APIRoute)]
-    moves = [route for route in routes if route.path.endswith("/moves")]
-    assert [type(route) for route in moves] == [DirectRoute]
+def test_the_openapi_document_describes_the_move_route(canfield: FastAPI) -> None:
+    operation = canfield.openapi()["paths"][PATH]["post"]
+    body = operation["requestBody"]["content"]["application/json"]["schema"]
+    assert body == {"$ref": "#/components/schemas/MoveBody"}
+    answer = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert answer == {"$ref": "#/components/schemas/GameOut"}
+    assert {"404", "409", "422"} <= set(operation["responses"])
