@@ -10,6 +10,8 @@ from typing import Any
 
 # (preset, level, draw): the rows of the statistics, sorted in this order.
 Mode = tuple[str, str, int]
+# How many of a mode's last finished games its results chart shows.
+RECENT = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +44,16 @@ class ModeStats:
     best_score: int | None = None
     best_seconds: int | None = None
     fewest_moves: int | None = None
+    # The last RECENT finished games, oldest first, as (won, score).
+    recent: tuple[tuple[bool, int], ...] = ()
 
     def after(self, game: Finished) -> ModeStats:
         """These figures with one more game finished."""
+        recent = (*self.recent, (game.won, game.score))[-RECENT:]
         if not game.won:
-            return replace(self, played=self.played + 1, streak=min(self.streak, 0) - 1)
+            return replace(
+                self, played=self.played + 1, streak=min(self.streak, 0) - 1, recent=recent
+            )
         streak = max(self.streak, 0) + 1
         return ModeStats(
             played=self.played + 1,
@@ -56,6 +63,34 @@ class ModeStats:
             best_score=_best(max, self.best_score, game.score),
             best_seconds=_best(min, self.best_seconds, game.seconds),
             fewest_moves=_best(min, self.fewest_moves, game.moves),
+            recent=recent,
+        )
+
+    def columns(self) -> dict[str, Any]:
+        """The figures as the store keeps them (`recent` as JSON lists)."""
+        return {
+            "played": self.played,
+            "won": self.won,
+            "streak": self.streak,
+            "best_streak": self.best_streak,
+            "best_score": self.best_score,
+            "best_seconds": self.best_seconds,
+            "fewest_moves": self.fewest_moves,
+            "recent": [[won, score] for won, score in self.recent],
+        }
+
+    @staticmethod
+    def from_columns(row: dict[str, Any]) -> ModeStats:
+        """The figures from the store's columns (the inverse of `columns`)."""
+        return ModeStats(
+            played=row["played"],
+            won=row["won"],
+            streak=row["streak"],
+            best_streak=row["best_streak"],
+            best_score=row["best_score"],
+            best_seconds=row["best_seconds"],
+            fewest_moves=row["fewest_moves"],
+            recent=tuple((bool(won), int(score)) for won, score in row["recent"]),
         )
 
     @property
