@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: run test setup setup-dev system-deps lint bench-server
+.PHONY: run test setup setup-dev system-deps lint bench-server messages
 
 run: setup
 	$(VENV)/bin/canfield serve --host 127.0.0.1 --port 8000
@@ -47,3 +47,9 @@ system-deps:
 # Load benchmark of the game server on 127.0.0.1 (prints figures; bounded in time).
 bench-server: setup-dev
 	$(PY) bench/server.py --players 32 --seconds 10
+
+# Keep the message catalogs (app/i18n/locale/*/LC_MESSAGES/messages.po) in step with the
+# code and templates: extract every gettext message, then add new ones to each catalog.
+messages: setup-dev
+	$(VENV)/bin/pybabel extract -F babel.cfg -o app/i18n/messages.pot --project=Canfield --no-location .
+	$(VENV)/bin/pybabel update -i app/i18n/messages.pot -d app/i18n/locale --no-location --ignore-obsolete

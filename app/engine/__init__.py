@@ -18,16 +18,33 @@ from app.engine.errors import (
     InvalidRulesError,
 )
 from app.engine.game import UNDO, Game
+from app.engine.levels import (
+    CHOSEN_LEVELS,
+    DEFAULT_LEVEL,
+    LEVELS,
+    Level,
+    parse_level,
+    rules_for_level,
+)
 from app.engine.moves import DRAW, FOUNDATION, Move
 from app.engine.position import Position, apply_move, check_move, legal_moves, pile_name
 from app.engine.rules import PRESETS, Rules
-from app.engine.scoring import SCORING_SYSTEMS, AppScoring, Scoring, SkillScoring
+from app.engine.scoring import (
+    SCORING_SYSTEMS,
+    AppScoring,
+    CasinoScoring,
+    Scoring,
+    SkillScoring,
+)
 from app.engine.summary import summary
 from app.engine.tap import is_safe_for_foundation, resolve_tap
 
 __all__ = [
+    "CHOSEN_LEVELS",
+    "DEFAULT_LEVEL",
     "DRAW",
     "FOUNDATION",
+    "LEVELS",
     "PRESETS",
     "RANKS",
     "SCORING_SYSTEMS",
@@ -35,6 +52,7 @@ __all__ = [
     "UNDO",
     "AppScoring",
     "Card",
+    "CasinoScoring",
     "DealCode",
     "EngineError",
     "Game",
@@ -44,6 +62,7 @@ __all__ = [
     "InvalidDeckError",
     "InvalidMoveError",
     "InvalidRulesError",
+    "Level",
     "Move",
     "Position",
     "Rules",
@@ -57,8 +76,10 @@ __all__ = [
     "is_safe_for_foundation",
     "legal_moves",
     "next_rank",
+    "parse_level",
     "parse_rank",
     "pile_name",
     "resolve_tap",
+    "rules_for_level",
     "summary",
 ]

@@ -46,7 +46,7 @@ class Game:
         code: DealCode,
         *,
         position: Position | None = None,
-        points: int = 0,
+        points: int | None = None,
         moves: int = 0,
         seconds: float = 0.0,
         undo: UndoHistory | None = None,
@@ -58,7 +58,12 @@ class Game:
         self.position = Position.deal(code.deck) if position is None else position
         self.actions: list[str] = []
         self.base_version = version
-        self.points = points
+        # A new game starts with what its deal is worth (casino: the base card's 5).
+        self.points = (
+            self.scoring.opening_points(sum(self.position.foundations))
+            if points is None
+            else points
+        )
         self.moves = moves
         self.seconds = seconds
         self._undo: UndoHistory = (

@@ -10,11 +10,11 @@ from app.engine.errors import InvalidCodeError, InvalidRulesError
 
 TableauMoves = Literal["any-run", "top-or-all", "all"]
 EmptyColumn = Literal["any", "waste"]
-Scoring = Literal["app", "skill"]
+Scoring = Literal["app", "skill", "casino"]
 
 TABLEAU_MOVES: tuple[TableauMoves, ...] = ("any-run", "top-or-all", "all")
 EMPTY_COLUMN: tuple[EmptyColumn, ...] = ("any", "waste")
-SCORING: tuple[Scoring, ...] = ("app", "skill")
+SCORING: tuple[Scoring, ...] = ("app", "skill", "casino")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +115,7 @@ PRESETS: dict[str, Rules] = {
         empty_column="waste",
         foundation_to_tableau=False,
         undo_limit=None,
+        scoring="casino",
     ),
     "skill": Rules(
         preset="skill",
@@ -132,7 +133,7 @@ PRESETS: dict[str, Rules] = {
 #   D = app (so `D3`/`D1` are exactly the seeds' codes), C = classic, S = skill
 #   P<n> passes (P0 = unlimited)      T<A|O|W> tableau_moves any-run/top-or-all/all
 #   E<A|W> empty_column any/waste     F<0|1> foundation_to_tableau
-#   U<n> undo_limit (UX = unlimited)  G<A|S> scoring app/skill
+#   U<n> undo_limit (UX = unlimited)  G<A|S|C> scoring app/skill/casino
 #   A<0|1> autocomplete
 # Examples: `S3P3` is skill draw 3 with three passes (level Hard), `C1` classic
 # draw 1, `D3TWF0` the app preset with whole-column moves and no foundation
@@ -142,7 +143,7 @@ PRESET_LETTERS = {"app": "D", "classic": "C", "skill": "S"}
 _PRESET_BY_LETTER = {letter: name for name, letter in PRESET_LETTERS.items()}
 _TABLEAU_LETTERS = {"any-run": "A", "top-or-all": "O", "all": "W"}
 _EMPTY_LETTERS = {"any": "A", "waste": "W"}
-_SCORING_LETTERS = {"app": "A", "skill": "S"}
+_SCORING_LETTERS = {"app": "A", "skill": "S", "casino": "C"}
 _TOKEN = re.compile(r"([DCS])([13])((?:[A-Z](?:\d+|[A-Z]))*)\Z")
 _OPTION = re.compile(r"([A-Z])(\d+|[A-Z])")
 

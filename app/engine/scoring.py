@@ -1,4 +1,4 @@
-"""Scoring systems (SPEC §5): `app` and `skill`, behind one small interface."""
+"""Scoring systems (SPEC §5, §10): `app`, `skill` and `casino`, behind one small interface."""
 
 from __future__ import annotations
 
@@ -8,13 +8,18 @@ from typing import Protocol
 class Scoring(Protocol):
     """How a rule set scores. Points are earned per action; time and the win are applied last.
 
-    `action_points` is what one action earns from the number of cards it put on
+    `opening_points` is what the deal itself is worth (the cards it puts on the
+    foundations); `action_points` is what one action earns from the number of cards it put on
     the foundations (negative when it took one off). Undo always gives back
     exactly what the undone action earned. `score` turns the running points
     into the score shown, given the seconds played and whether the game is won.
     """
 
     undo_counts_as_move: bool
+    # A finished game's score counts towards the player's bankroll (casino only).
+    stakes: bool
+
+    def opening_points(self, cards_on_foundations: int) -> int: ...
 
     def action_points(self, cards_to_foundation: int) -> int: ...
 
@@ -25,6 +30,10 @@ class AppScoring:
     """+5 for each card put on a foundation; taking one off costs nothing; never below 0."""
 
     undo_counts_as_move = False
+    stakes = False
+
+    def opening_points(self, cards_on_foundations: int) -> int:
+        return 0
 
     def action_points(self, cards_to_foundation: int) -> int:
         return 5 * max(0, cards_to_foundation)
@@ -44,6 +53,10 @@ class SkillScoring:
     """
 
     undo_counts_as_move = True
+    stakes = False
+
+    def opening_points(self, cards_on_foundations: int) -> int:
+        return 0
 
     def action_points(self, cards_to_foundation: int) -> int:
         return 10 * max(0, cards_to_foundation)
@@ -56,4 +69,28 @@ class SkillScoring:
         return total
 
 
-SCORING_SYSTEMS: dict[str, Scoring] = {"app": AppScoring(), "skill": SkillScoring()}
+class CasinoScoring:
+    """Canfield's casino (seeds 000, 003; SPEC §10): the deck is bought for 52 and each card
+    on a foundation pays 5, the base card included. So the score is 5 x the cards on the
+    foundations - 52: -47 at the start, +208 for a won game. It may be negative; a card
+    taken off a foundation takes its 5 back, and so does undo.
+    """
+
+    undo_counts_as_move = False
+    stakes = True
+
+    def opening_points(self, cards_on_foundations: int) -> int:
+        return 5 * cards_on_foundations
+
+    def action_points(self, cards_to_foundation: int) -> int:
+        return 5 * cards_to_foundation
+
+    def score(self, points: int, seconds: float, won: bool) -> int:
+        return points - 52
+
+
+SCORING_SYSTEMS: dict[str, Scoring] = {
+    "app": AppScoring(),
+    "skill": SkillScoring(),
+    "casino": CasinoScoring(),
+}

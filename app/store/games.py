@@ -399,7 +399,7 @@ class Store:
                     "status": PLAYING,
                     "version": 0,
                     "score": game.score,
-                    "points": 0,
+                    "points": game.points,
                     "moves": 0,
                     "seconds": 0.0,
                     "position": self._positions.encode(game.position),

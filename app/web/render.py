@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from jinja2_fragments.fastapi import Jinja2Blocks
 from starlette.requests import Request
 from starlette.responses import Response
 
+from app import i18n
 from app.store import Prefs, StoredGame
 from app.web.views import game_dict
 
@@ -26,7 +28,18 @@ class Renderer:
     """Renders templates/board.html (whole, or some of its blocks) and error.html."""
 
     def __init__(self, directory: Path) -> None:
-        self.templates = Jinja2Blocks(directory=str(directory))
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(directory),
+            autoescape=True,
+            extensions=["jinja2.ext.i18n"],
+        )
+        # Every sentence in a template goes through gettext: `{{ _("...", name=value) }}`.
+        env.install_gettext_callables(  # type: ignore[attr-defined]
+            i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext
+        )
+        env.globals["language"] = i18n.current
+        env.globals["direction"] = i18n.direction
+        self.templates = Jinja2Blocks(env=env)
 
     def _context(
         self,

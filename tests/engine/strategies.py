@@ -20,7 +20,7 @@ def any_rules() -> st.SearchStrategy[Rules]:
         empty_column=st.sampled_from(("any", "waste")),
         foundation_to_tableau=st.booleans(),
         undo_limit=st.one_of(st.none(), st.integers(0, 4), st.just(100)),
-        scoring=st.sampled_from(("app", "skill")),
+        scoring=st.sampled_from(("app", "skill", "casino")),
         autocomplete=st.booleans(),
     )
 

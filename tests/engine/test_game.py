@@ -266,3 +266,49 @@ def test_skill_score_never_goes_below_zero() -> None:
     assert scoring.score(0, 3600, won=False) == 0
     assert scoring.score(10, 31, won=False) == 0
     assert scoring.score(0, 0, won=True) == 600_000  # a win within the first second
+
+
+# --- casino scoring -------------------------------------------------------------------------
+
+CLASSIC = Rules.preset_named("classic")
+
+
+def test_classic_scores_as_a_casino_game_that_starts_at_minus_47() -> None:
+    assert CLASSIC.scoring == "casino"
+    game = game_of("C3")
+    # The deck costs 52 and the base card, already on its foundation, pays 5 back.
+    assert game.score == -47
+
+
+def test_casino_pays_five_a_card_and_takes_it_back_with_the_card() -> None:
+    rules = CLASSIC.with_options(foundation_to_tableau=True)
+    game = game_at(table("5S", "9D", "8C", "4H", foundations="3H"), rules)
+    start = game.score
+    game.play("4H-f")
+    assert game.score == start + 5
+    game.play("4H-t1")  # a card taken off the foundation takes its 5 with it
+    assert game.score == start
+    game.play("4H-f")
+    assert game.score == start + 5
+    game.undo()
+    assert game.score == start
+    game.undo()
+    game.undo()
+    assert game.score == start
+    assert game.moves == 0
+
+
+def test_a_won_casino_game_ends_at_208() -> None:
+    for draw in (1, 3):
+        game = Game(DealCode.for_deck(sorted_deck(), Rules.preset_named("classic", draw=draw)))
+        play_greedily(game)
+        assert game.won
+        assert game.score == 5 * 52 - 52 == 208
+
+
+def test_casino_scoring_can_go_below_zero_and_has_its_own_code_letter() -> None:
+    game = game_of("D3GC")
+    assert game.rules.scoring == "casino"
+    assert game.score < 0
+    assert Rules.preset_named("app", scoring="casino").token == "D3GC"
+    assert Rules.preset_named("classic", scoring="app").token == "C3GA"

@@ -62,7 +62,7 @@ class FakeStore:
         self.code = code
         opening = Game(code)
         self.position = encode_position(opening.position)
-        self.points = 0
+        self.points = opening.points
         self.moves = 0
         self.version = 0
         self.top: int | None = None
