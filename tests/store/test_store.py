@@ -205,18 +205,19 @@ def test_a_won_game_is_finished_and_not_resumed(store: Store) -> None:
     assert store.resume("alice") is None
 
 
-def test_resume_finds_the_latest_unfinished_game(store: Store, clock: Clock) -> None:
+def test_resume_finds_the_game_in_progress(store: Store, clock: Clock) -> None:
     first = store.create_game("alice", DealCode.parse(SEED_CODE))
-    clock.advance(1)
-    second = store.create_game("alice", DealCode.parse("CF1-D3-AAAAACL"))
     clock.advance(1)
     store.create_game("bob", DealCode.parse("CF1-D3-AAAAACL"))
     resumed = store.resume("alice")
-    assert resumed is not None and resumed.id == second.id
-    clock.advance(1)
-    store.act("alice", first.id, play("QC-t2"))
-    resumed = store.resume("alice")
     assert resumed is not None and resumed.id == first.id
+    store.act("alice", first.id, play("QC-t2"))
+    clock.advance(1)
+    # A new game ends the one in progress (SPEC §10): only the new one can be resumed.
+    second = store.create_game("alice", DealCode.parse("CF1-D3-AAAAACL"))
+    resumed = store.resume("alice")
+    assert resumed is not None and resumed.id == second.id
+    assert store.load_game("alice", first.id).result == "lost"
     assert store.resume("carol") is None
 
 
