@@ -129,25 +129,31 @@ def recount(finished: Iterable[Finished]) -> tuple[dict[Mode, ModeStats], Bankro
     return modes, bankroll
 
 
+def mode_json(mode: Mode, figures: ModeStats) -> dict[str, Any]:
+    """One row of `GET /api/stats` (SPEC §10)."""
+    preset, level, draw = mode
+    return {
+        "preset": preset,
+        "level": level,
+        "draw": draw,
+        "played": figures.played,
+        "won": figures.won,
+        "lost": figures.lost,
+        "win_rate": figures.win_rate,
+        "streak": figures.streak,
+        "best_streak": figures.best_streak,
+        "best_score": figures.best_score,
+        "best_seconds": figures.best_seconds,
+        "fewest_moves": figures.fewest_moves,
+    }
+
+
 def stats_json(modes: dict[Mode, ModeStats], bankroll: Bankroll) -> dict[str, Any]:
     """The answer of `GET /api/stats` (SPEC §10): rows sorted by preset, level, draw."""
     return {
         "modes": [
-            {
-                "preset": preset,
-                "level": level,
-                "draw": draw,
-                "played": figures.played,
-                "won": figures.won,
-                "lost": figures.lost,
-                "win_rate": figures.win_rate,
-                "streak": figures.streak,
-                "best_streak": figures.best_streak,
-                "best_score": figures.best_score,
-                "best_seconds": figures.best_seconds,
-                "fewest_moves": figures.fewest_moves,
-            }
-            for (preset, level, draw), figures in sorted(modes.items())
+            mode_json(mode, figures)
+            for mode, figures in sorted(modes.items())
             if figures.played
         ],
         "casino": {"games": bankroll.games, "bankroll": bankroll.bankroll},

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, bindparam, delete, insert, select, update
+from sqlalchemy import Engine, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql import ClauseElement
 
@@ -21,7 +21,7 @@ from app.engine import DEFAULT_LEVEL, SCORING_SYSTEMS, DealCode, EngineError, Ga
 from app.engine.state import UndoEntry, UndoStack, decode_position, encode_position
 from app.stats import Bankroll, Finished, Mode, ModeStats
 from app.store.db import is_sqlite
-from app.store.models import LOST, PLAYING, WON, actions, games, player_stats, players
+from app.store.models import DROPPED, LOST, PLAYING, WON, actions, games, player_stats, players
 from app.store.sql import Prepared, Transaction, on_connection, transaction
 
 ID_BYTES = 16  # 128 random bits: game and player ids cannot be guessed
@@ -58,14 +58,17 @@ class GameOver(StoreError):
 
 @dataclass(frozen=True, slots=True)
 class Prefs:
-    """A player's choices: the New game dialog's rules, the tap setting and "Winnable
-    deals only", and the page's "Still winnable?" toggle."""
+    """A player's choices: the start window's rules and level, the tap setting, the page's
+    "Still winnable?" toggle and the menu's sound. (`winnable_only` is the level easy of
+    before levels; `level` replaces it.)"""
 
     double_click: bool = True
     preset: str = "app"
     draw: int = 3
     winnable_only: bool = False
     still_winnable: bool = False
+    level: str = DEFAULT_LEVEL  # the start window's level (SPEC §10)
+    sound: bool = False  # the menu's Sound on/off
 
 
 @dataclass(slots=True)
@@ -96,7 +99,7 @@ class StoredGame:
     @property
     def result(self) -> str:
         """`playing`, `won` or `lost` (SPEC §10)."""
-        return self.status
+        return PLAYING if self.status == DROPPED else self.status
 
     def finished(self) -> Finished:
         """The game as its mode's statistics count it, once it is won or lost."""
@@ -237,7 +240,6 @@ class Statements:
     played_codes: Prepared
     playing_games: Prepared
     finish: Prepared
-    delete_game: Prepared
     lock_player: Prepared
     mode_stats: Prepared
     put_mode_stats: Prepared
@@ -298,15 +300,13 @@ class Statements:
             played_codes=prepared(
                 select(games.c.code).where(games.c.player_id == bindparam("player_id"))
             ),
-            # Starting a game finishes the player's others: at most one is ever in progress,
-            # so this reads a row or two whatever the player's history (ix_games_player_status).
+            # Starting a game ends the player's others (ix_games_player_status).
             playing_games=prepared(_PLAYING.with_for_update(of=games)),
             finish=prepared(
                 update(games)
                 .where(games.c.id == bindparam("game_id"))
                 .values(status=bindparam("new_status"), finished_at=bindparam("moment"))
             ),
-            delete_game=prepared(delete(games).where(games.c.id == bindparam("game_id"))),
             # A player's finishing games take turns on their player row (their statistics).
             lock_player=prepared(
                 select(players.c.id)
@@ -508,7 +508,8 @@ class Store:
         """A new game of `code` at `level` for the player (who is created if new).
 
         In the same transaction the player's games in progress end (SPEC §10): one with
-        an action is lost (abandoned), one without is dropped.
+        an action is lost (abandoned); one without is dropped, left out of the statistics
+        (it can still be played, and then it is the game in progress again).
         """
         game = Game(code)
         moment = self.clock()
@@ -543,12 +544,15 @@ class Store:
         return StoredGame(game_id, str(code), game, PLAYING, moment, moment, level=level)
 
     def _abandon(self, tx: Transaction, player_id: str, moment: datetime) -> None:
-        """End the player's games in progress: lost if they have an action, else dropped."""
+        """End the player's games in progress: lost if they have an action, else dropped.
+        There is at most one with an action, and a dropped game leaves the `playing` rows,
+        so this reads a row or two whatever the player's history."""
         for game_id, code, version, level, score, seconds, moves in tx.all(
             self._sql.playing_games, {"player_id": player_id}
         ):
             if version == 0:
-                tx.execute(self._sql.delete_game, {"game_id": game_id})
+                dropped = {"game_id": game_id, "new_status": DROPPED, "moment": None}
+                tx.execute(self._sql.finish, dropped)
                 continue
             tx.execute(
                 self._sql.finish, {"game_id": game_id, "new_status": LOST, "moment": moment}

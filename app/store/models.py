@@ -34,6 +34,9 @@ ID_LENGTH = 32
 PLAYING = "playing"
 WON = "won"
 LOST = "lost"  # abandoned: a new game was started while it was in progress (SPEC §10)
+# Left without an action when a new game was started: not counted, no longer the game in
+# progress (its result still reads `playing`: an action makes it the game in progress).
+DROPPED = "dropped"
 
 
 class Base(DeclarativeBase):
@@ -58,6 +61,9 @@ class Player(Base):
     # kept up to date in the transaction that finishes a game (migration 0005).
     casino_games: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     bankroll: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    # The level last chosen in the start window, and the menu's sound (migration 0005).
+    level: Mapped[str] = mapped_column(String(8), server_default="medium")
+    sound: Mapped[bool] = mapped_column(server_default=false())
 
 
 class GameRow(Base):

@@ -37,6 +37,14 @@ def upgrade() -> None:
     op.add_column(
         "players", sa.Column("bankroll", sa.Integer(), server_default=sa.text("0"), nullable=False)
     )
+    op.add_column(
+        "players", sa.Column("level", sa.String(8), server_default="medium", nullable=False)
+    )
+    op.add_column(
+        "players", sa.Column("sound", sa.Boolean(), server_default=sa.false(), nullable=False)
+    )
+    # "Winnable deals only" was level easy before there were levels.
+    op.execute("UPDATE players SET level = 'easy' WHERE winnable_only")
     op.create_table(
         "player_stats",
         sa.Column("player_id", sa.String(32), nullable=False),
@@ -178,6 +186,8 @@ def _count_won_games(bind: Any) -> None:
 
 def downgrade() -> None:
     op.drop_table("player_stats")
+    op.drop_column("players", "sound")
+    op.drop_column("players", "level")
     op.drop_column("players", "bankroll")
     op.drop_column("players", "casino_games")
     op.drop_column("games", "paused")

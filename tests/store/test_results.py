@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from app.engine import DealCode, Game, Rules
 from app.stats import Finished, recount
-from app.store import GameNotFound, GameOver, Store, make_engine, migrate
+from app.store import GameOver, Store, make_engine, migrate
 from app.store.models import games
 from tests.engine.table import play_greedily, sorted_deck
 
@@ -99,10 +99,20 @@ def test_a_new_game_loses_the_one_in_progress_and_drops_an_untouched_one(
     # The casino game counts in the bankroll at its score when it was abandoned.
     assert (bankroll.games, bankroll.bankroll) == (1, -47)
     clock.advance(1)
-    store.create_game("alice", DealCode.parse("CF1-D3-HELLOAB"))
-    with pytest.raises(GameNotFound):
-        store.load_game("alice", untouched.id)
+    newest = store.create_game("alice", DealCode.parse("CF1-D3-HELLOAB"))
+    # The untouched game is dropped: not counted, no longer the game in progress.
     assert set(store.stats("alice")[0]) == {("classic", "medium", 3)}
+    resumed = store.resume("alice")
+    assert resumed is not None and resumed.id == newest.id
+    assert store.load_game("alice", untouched.id).result == "playing"
+    # Played after all, it is the game in progress again, and the next new game loses it.
+    act(store, "alice", untouched.id, "draw")
+    resumed = store.resume("alice")
+    assert resumed is not None and resumed.id == untouched.id
+    clock.advance(1)
+    store.create_game("alice", DealCode.parse("CF1-D3-HELLOAC"))
+    assert store.load_game("alice", untouched.id).result == "lost"
+    assert store.stats("alice")[0][("skill", "medium", 1)].played == 1
     # Another player's game is never touched.
     assert store.stats("bob") == ({}, type(bankroll)())
 
