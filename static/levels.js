@@ -39,6 +39,17 @@
     }
   }
 
+  // The start window was drawn with the page: when it opens, say whether starting a new
+  // game now abandons one in progress (an action was made since).
+  function warnBeforeAbandoning(event) {
+    if (event.newState !== "open") return;
+    const warning = event.target.querySelector("[data-abandon-warning]");
+    const status = document.getElementById("status");
+    if (!warning || !status) return;
+    warning.hidden = !(Number(status.dataset.version) > 0 && status.dataset.won !== "true");
+  }
+
+  document.addEventListener("beforetoggle", warnBeforeAbandoning, true);
   document.addEventListener("keydown", pauseKey);
   document.addEventListener("DOMContentLoaded", tick);
   setInterval(tick, 1000);

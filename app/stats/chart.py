@@ -12,6 +12,9 @@ from app.i18n import ngettext
 LAST_GAMES = 20
 WIDTH, HEIGHT = 240, 80
 _GAP = 2
+# Wins stand above the line in the top part of the chart, losses hang below it.
+_WON_SHARE = 0.7
+_SHORTEST = 6.0  # a score of 0 still shows its bar
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +26,9 @@ class Outcome:
 
 
 def chart_svg(outcomes: Sequence[Outcome]) -> str:
-    """The last `LAST_GAMES` outcomes (oldest first) as bars: a won game's bar is filled, a
-    lost one's outlined; the height is the score (below the line when it is negative)."""
+    """The last `LAST_GAMES` outcomes (oldest first) as bars: a won game's bar stands above
+    the line, as tall as its score allows; a lost game's hangs below it. Each bar's title
+    says the game's result and score."""
     shown = list(outcomes)[-LAST_GAMES:]
     won = sum(outcome.won for outcome in shown)
     label = ngettext(
@@ -32,15 +36,14 @@ def chart_svg(outcomes: Sequence[Outcome]) -> str:
         "Your last %(count)s games: %(won)s won",
         len(shown),
     ) % {"count": len(shown), "won": won}
-    highest = max((outcome.score for outcome in shown), default=0)
-    lowest = min((outcome.score for outcome in shown), default=0)
-    span = max(highest, 0) - min(lowest, 0) or 1
-    zero = HEIGHT * max(highest, 0) / span
+    largest = max((abs(outcome.score) for outcome in shown), default=0) or 1
+    zero = HEIGHT * _WON_SHARE
     slot = WIDTH / LAST_GAMES
     bars = []
     for index, outcome in enumerate(shown):
-        size = max(2.0, HEIGHT * abs(outcome.score) / span)
-        top = zero - size if outcome.score >= 0 else zero
+        room = zero if outcome.won else HEIGHT - zero
+        size = max(_SHORTEST, room * abs(outcome.score) / largest)
+        top = zero - size if outcome.won else zero
         kind = "won" if outcome.won else "lost"
         title = (
             _("Game %(number)s: won, score %(score)s")

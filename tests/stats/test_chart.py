@@ -23,7 +23,7 @@ def test_the_chart_shows_only_the_last_twenty_games_oldest_first() -> None:
     assert ET.fromstring(svg).get("aria-label") == "Your last 20 games: 6 won"
 
 
-def test_a_higher_score_is_a_taller_bar_and_a_negative_one_hangs_below_the_line() -> None:
+def test_a_higher_score_is_a_taller_bar_and_a_lost_game_hangs_below_the_line() -> None:
     svg = chart_svg([Outcome(False, -47), Outcome(True, 208), Outcome(True, 100)])
     lost, big, small = bars(svg)
     zero = float(ET.fromstring(svg).find(f"{SVG}line").get("y1"))  # type: ignore[union-attr]
