@@ -12,6 +12,7 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -159,3 +160,16 @@ class ServerProcess:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+class Clock:
+    """A clock the test moves by hand (the store's `clock`)."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)

@@ -33,6 +33,7 @@ from app.engine.scoring import (
     SCORING_SYSTEMS,
     AppScoring,
     CasinoScoring,
+    ScorePart,
     Scoring,
     SkillScoring,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "Move",
     "Position",
     "Rules",
+    "ScorePart",
     "Scoring",
     "SkillScoring",
     "apply_move",

@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+PartKind = Literal["cards", "deck", "time_penalty", "time_bonus"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScorePart:
+    """One term of a score, for the results screen: `cards` (count cards x points each),
+    `deck` (casino's stake), `time_penalty` (count periods of 30 s), `time_bonus`
+    (600000 / count seconds). `points` is what it adds to the score."""
+
+    kind: PartKind
+    points: int
+    count: int = 0
 
 
 class Scoring(Protocol):
@@ -25,6 +39,10 @@ class Scoring(Protocol):
 
     def score(self, points: int, seconds: float, won: bool) -> int: ...
 
+    def parts(self, points: int, seconds: float, won: bool) -> list[ScorePart]:
+        """The terms that `score` adds up (before its floor at zero, where it has one)."""
+        ...
+
 
 class AppScoring:
     """+5 for each card put on a foundation; taking one off costs nothing; never below 0."""
@@ -40,6 +58,9 @@ class AppScoring:
 
     def score(self, points: int, seconds: float, won: bool) -> int:
         return max(0, points)
+
+    def parts(self, points: int, seconds: float, won: bool) -> list[ScorePart]:
+        return [ScorePart("cards", points, points // 5)]
 
 
 class SkillScoring:
@@ -68,6 +89,17 @@ class SkillScoring:
             total += 600_000 // whole_seconds
         return total
 
+    def parts(self, points: int, seconds: float, won: bool) -> list[ScorePart]:
+        periods = int(seconds) // 30
+        terms = [
+            ScorePart("cards", points, points // 10),
+            ScorePart("time_penalty", -30 * periods, periods),
+        ]
+        if won:
+            whole_seconds = max(1, int(seconds))
+            terms.append(ScorePart("time_bonus", 600_000 // whole_seconds, whole_seconds))
+        return terms
+
 
 class CasinoScoring:
     """Canfield's casino (seeds 000, 003; SPEC §10): the deck is bought for 52 and each card
@@ -87,6 +119,9 @@ class CasinoScoring:
 
     def score(self, points: int, seconds: float, won: bool) -> int:
         return points - 52
+
+    def parts(self, points: int, seconds: float, won: bool) -> list[ScorePart]:
+        return [ScorePart("cards", points, points // 5), ScorePart("deck", -52)]
 
 
 SCORING_SYSTEMS: dict[str, Scoring] = {

@@ -3,6 +3,7 @@
 from app.store.db import make_engine, migrate
 from app.store.games import (
     GameNotFound,
+    GameOver,
     Prefs,
     Store,
     StoredGame,
@@ -12,6 +13,7 @@ from app.store.games import (
 
 __all__ = [
     "GameNotFound",
+    "GameOver",
     "Prefs",
     "Store",
     "StoreError",

@@ -6,7 +6,7 @@ import fcntl
 import re
 import secrets
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
@@ -17,10 +17,11 @@ from sqlalchemy import Engine, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql import ClauseElement
 
-from app.engine import DealCode, EngineError, Game, Position
+from app.engine import DEFAULT_LEVEL, SCORING_SYSTEMS, DealCode, EngineError, Game, Level, Position
 from app.engine.state import UndoEntry, UndoStack, decode_position, encode_position
+from app.stats import Bankroll, Finished, Mode, ModeStats
 from app.store.db import is_sqlite
-from app.store.models import PLAYING, WON, actions, games, players
+from app.store.models import DROPPED, LOST, PLAYING, WON, actions, games, player_stats, players
 from app.store.sql import Prepared, Transaction, on_connection, transaction
 
 ID_BYTES = 16  # 128 random bits: game and player ids cannot be guessed
@@ -47,16 +48,27 @@ class VersionConflict(StoreError):
         self.current = current
 
 
+class GameOver(StoreError):
+    """The game is finished (`result` won or lost) and takes no more actions."""
+
+    def __init__(self, result: str) -> None:
+        super().__init__(f"the game is {result}")
+        self.result = result
+
+
 @dataclass(frozen=True, slots=True)
 class Prefs:
-    """A player's choices: the New game dialog's rules, the tap setting and "Winnable
-    deals only", and the page's "Still winnable?" toggle."""
+    """A player's choices: the start window's rules and level, the tap setting, the page's
+    "Still winnable?" toggle and the menu's sound. (`winnable_only` is the level easy of
+    before levels; `level` replaces it.)"""
 
     double_click: bool = True
     preset: str = "app"
     draw: int = 3
     winnable_only: bool = False
     still_winnable: bool = False
+    level: str = DEFAULT_LEVEL  # the start window's level (SPEC §10)
+    sound: bool = False  # the menu's Sound on/off
 
 
 @dataclass(slots=True)
@@ -77,10 +89,31 @@ class StoredGame:
     before: Position | None = None
     hints_used: int = 0
     undo: UndoStack | None = None
+    level: str = DEFAULT_LEVEL
+    paused: bool = False
 
     @property
     def version(self) -> int:
         return self.game.version
+
+    @property
+    def result(self) -> str:
+        """`playing`, `won` or `lost` (SPEC §10)."""
+        return PLAYING if self.status == DROPPED else self.status
+
+    def finished(self) -> Finished:
+        """The game as its mode's statistics count it, once it is won or lost."""
+        game = self.game
+        return Finished(
+            preset=game.rules.preset,
+            level=self.level,
+            draw=game.rules.draw,
+            won=self.status == WON,
+            score=game.score,
+            seconds=int(game.seconds),
+            moves=game.moves,
+            casino=game.scoring.stakes,
+        )
 
 
 Action = Callable[[Game, Prefs], object]
@@ -156,6 +189,8 @@ class GameRecord(NamedTuple):
     created_at: datetime
     updated_at: datetime
     hints_used: int
+    level: str
+    paused: bool
     double_click: bool
 
 
@@ -175,6 +210,7 @@ _SAVED_COLUMNS = (
     "undo_count",
     "undo_top",
     "updated_at",
+    "paused",
 )
 # Written only when they change (a win): `status` is indexed, and setting it, even to the
 # same value, rewrites its index entry (on SQLite a page more in every commit).
@@ -202,6 +238,15 @@ class Statements:
     save_prefs: Prepared
     count_hint: Prepared
     played_codes: Prepared
+    playing_games: Prepared
+    finish: Prepared
+    lock_player: Prepared
+    mode_stats: Prepared
+    put_mode_stats: Prepared
+    add_to_bankroll: Prepared
+    all_stats: Prepared
+    bankroll: Prepared
+    clock: Prepared
 
     @classmethod
     def compile(cls, engine: Engine) -> Statements:
@@ -255,7 +300,80 @@ class Statements:
             played_codes=prepared(
                 select(games.c.code).where(games.c.player_id == bindparam("player_id"))
             ),
+            # Starting a game ends the player's others (ix_games_player_status).
+            playing_games=prepared(_PLAYING.with_for_update(of=games)),
+            finish=prepared(
+                update(games)
+                .where(games.c.id == bindparam("game_id"))
+                .values(status=bindparam("new_status"), finished_at=bindparam("moment"))
+            ),
+            # A player's finishing games take turns on their player row (their statistics).
+            lock_player=prepared(
+                select(players.c.id)
+                .where(players.c.id == bindparam("player_id"))
+                .with_for_update()
+            ),
+            mode_stats=prepared(
+                select(*(player_stats.c[name] for name in STATS_COLUMNS)).where(
+                    *(player_stats.c[name] == bindparam(name) for name in MODE_COLUMNS)
+                )
+            ),
+            put_mode_stats=prepared(
+                dialect_insert(player_stats).on_conflict_do_update(
+                    index_elements=[player_stats.c[name] for name in MODE_COLUMNS],
+                    set_={name: bindparam(f"new_{name}") for name in STATS_COLUMNS},
+                )
+            ),
+            add_to_bankroll=prepared(
+                update(players)
+                .where(players.c.id == bindparam("player_id"))
+                .values(
+                    casino_games=players.c.casino_games + 1,
+                    bankroll=players.c.bankroll + bindparam("score"),
+                )
+            ),
+            all_stats=prepared(
+                select(*(player_stats.c[name] for name in MODE_COLUMNS + STATS_COLUMNS)).where(
+                    player_stats.c.player_id == bindparam("player_id")
+                )
+            ),
+            bankroll=prepared(
+                select(players.c.casino_games, players.c.bankroll).where(
+                    players.c.id == bindparam("player_id")
+                )
+            ),
+            clock=prepared(
+                update(games)
+                .where(games.c.id == bindparam("game_id"))
+                .values(
+                    seconds=bindparam("new_seconds"),
+                    paused=bindparam("new_paused"),
+                    updated_at=bindparam("new_updated_at"),
+                )
+            ),
         )
+
+
+_PLAYING = select(
+    games.c.id, games.c.code, games.c.version, games.c.level, games.c.score,
+    games.c.seconds, games.c.moves,
+).where(games.c.player_id == bindparam("player_id"), games.c.status == PLAYING)
+MODE_COLUMNS = ("player_id", "preset", "level", "draw")
+STATS_COLUMNS = (
+    "played",
+    "won",
+    "streak",
+    "best_streak",
+    "best_score",
+    "best_seconds",
+    "fewest_moves",
+    "recent",
+)
+
+
+def _figures(values: Sequence[Any]) -> ModeStats:
+    """A mode's figures from the values of STATS_COLUMNS, in order."""
+    return ModeStats.from_columns(dict(zip(STATS_COLUMNS, values, strict=True)))
 
 
 def _save(columns: tuple[str, ...]) -> ClauseElement:
@@ -377,18 +495,28 @@ class Store:
                 "id": player_id,
                 "created_at": self.clock(),
                 **{name: getattr(defaults, name) for name in _PREFS},
+                "casino_games": 0,
+                "bankroll": 0,
             },
         )
 
     # -- games -------------------------------------------------------------------
 
-    def create_game(self, player_id: str, code: DealCode) -> StoredGame:
-        """A new game of `code` for the player (who is created if new)."""
+    def create_game(
+        self, player_id: str, code: DealCode, level: Level = DEFAULT_LEVEL
+    ) -> StoredGame:
+        """A new game of `code` at `level` for the player (who is created if new).
+
+        In the same transaction the player's games in progress end (SPEC §10): one with
+        an action is lost (abandoned); one without is dropped, left out of the statistics
+        (it can still be played, and then it is the game in progress again).
+        """
         game = Game(code)
         moment = self.clock()
         game_id = new_id()
         with self._writing() as tx:
             self._ensure_player(tx, player_id)
+            self._abandon(tx, player_id, moment)
             tx.execute(
                 self._sql.insert_game,
                 {
@@ -409,9 +537,111 @@ class Store:
                     "updated_at": moment,
                     "finished_at": None,
                     "hints_used": 0,
+                    "level": level,
+                    "paused": False,
                 },
             )
-        return StoredGame(game_id, str(code), game, PLAYING, moment, moment)
+        return StoredGame(game_id, str(code), game, PLAYING, moment, moment, level=level)
+
+    def _abandon(self, tx: Transaction, player_id: str, moment: datetime) -> None:
+        """End the player's games in progress: lost if they have an action, else dropped.
+        There is at most one with an action, and a dropped game leaves the `playing` rows,
+        so this reads a row or two whatever the player's history."""
+        for game_id, code, version, level, score, seconds, moves in tx.all(
+            self._sql.playing_games, {"player_id": player_id}
+        ):
+            if version == 0:
+                dropped = {"game_id": game_id, "new_status": DROPPED, "moment": None}
+                tx.execute(self._sql.finish, dropped)
+                continue
+            tx.execute(
+                self._sql.finish, {"game_id": game_id, "new_status": LOST, "moment": moment}
+            )
+            rules = parse_code(code).rules
+            self._count(
+                tx,
+                player_id,
+                Finished(
+                    preset=rules.preset,
+                    level=level,
+                    draw=rules.draw,
+                    won=False,
+                    score=score,
+                    seconds=int(seconds),
+                    moves=moves,
+                    casino=SCORING_SYSTEMS[rules.scoring].stakes,
+                ),
+            )
+
+    def _count(self, tx: Transaction, player_id: str, game: Finished) -> None:
+        """Fold a finished game into the player's statistics and bankroll."""
+        tx.execute(self._sql.lock_player, {"player_id": player_id})
+        mode = dict(zip(MODE_COLUMNS, (player_id, *game.mode), strict=True))
+        row = tx.one_or_none(self._sql.mode_stats, mode)
+        before = ModeStats() if row is None else _figures(row)
+        columns = before.after(game).columns()
+        tx.execute(
+            self._sql.put_mode_stats,
+            {**mode, **columns, **{f"new_{name}": value for name, value in columns.items()}},
+        )
+        if game.casino:
+            tx.execute(self._sql.add_to_bankroll, {"player_id": player_id, "score": game.score})
+
+    def stats(self, player_id: str) -> tuple[dict[Mode, ModeStats], Bankroll]:
+        """The player's statistics per mode and their bankroll (a row per mode played)."""
+        with self._reading() as tx:
+            rows = tx.all(self._sql.all_stats, {"player_id": player_id})
+            bank = tx.one_or_none(self._sql.bankroll, {"player_id": player_id})
+        modes = {
+            (preset, level, draw): _figures(rest) for _, preset, level, draw, *rest in rows
+        }
+        return modes, Bankroll(*bank) if bank else Bankroll()
+
+    def pause(self, player_id: str, game_id: str, *, version: int | None = None) -> StoredGame:
+        """Stop the game's clock (SPEC §10): the time until now is counted, none after it
+        until the next action or `resume`. Not an action: the version stays. Raises
+        GameNotFound, GameOver, VersionConflict."""
+        return self._set_clock(player_id, game_id, version, paused=True)
+
+    def resume_clock(
+        self, player_id: str, game_id: str, *, version: int | None = None
+    ) -> StoredGame:
+        """Start a paused game's clock again from now. Raises as `pause`."""
+        return self._set_clock(player_id, game_id, version, paused=False)
+
+    def _set_clock(
+        self, player_id: str, game_id: str, version: int | None, *, paused: bool
+    ) -> StoredGame:
+        with self._writing() as tx:
+            row = self._select(tx, player_id, game_id, lock=True)
+            if row.status != PLAYING:
+                raise GameOver(row.status)
+            if version is not None and row.version != version:
+                raise VersionConflict(row.version)
+            stored = self._stored(tx, row)
+            if row.paused == paused:
+                return stored
+            moment = self.clock()
+            seconds = row.seconds if row.paused else self._played(row, moment)
+            tx.execute(
+                self._sql.clock,
+                {
+                    "game_id": game_id,
+                    "new_seconds": seconds,
+                    "new_paused": paused,
+                    "new_updated_at": moment,
+                },
+            )
+        stored.game.seconds, stored.paused, stored.updated_at = seconds, paused, moment
+        return stored
+
+    def _played(self, row: GameRecord, moment: datetime) -> float:
+        """The game's seconds played by `moment`: the time since its last action (or pause,
+        or resume) counts up to the idle limit, and nothing while it is paused."""
+        if row.paused:
+            return row.seconds
+        gap = (moment - _utc(row.updated_at)).total_seconds()
+        return row.seconds + min(max(gap, 0.0), self.idle_limit)
 
     def load_game(self, player_id: str, game_id: str) -> StoredGame:
         """The player's game; raises GameNotFound."""
@@ -436,13 +666,15 @@ class Store:
         for _ in range(RETRIES):
             with self._writing() as tx:
                 row = self._select(tx, player_id, game_id, lock=True)
+                if row.status == LOST:
+                    raise GameOver(LOST)
                 if version is not None and row.version != version:
                     raise VersionConflict(row.version)
                 stored = self._stored(tx, row)
                 game = stored.game
                 stored.before = game.position
                 action(game, Prefs(double_click=row.double_click))
-                if self._save(tx, row, stored):
+                if self._save(tx, player_id, row, stored):
                     return stored
             if version is not None:
                 break
@@ -538,15 +770,19 @@ class Store:
             _utc(row.updated_at),
             hints_used=row.hints_used,
             undo=undo,
+            level=row.level,
+            paused=row.paused,
         )
 
-    def _save(self, tx: Transaction, row: GameRecord, stored: StoredGame) -> bool:
-        """Write the game's new actions and state; False if another writer got there first."""
+    def _save(
+        self, tx: Transaction, player_id: str, row: GameRecord, stored: StoredGame
+    ) -> bool:
+        """Write the game's new actions and state, and count it if it is won now; False if
+        another writer got there first."""
         game, undo = stored.game, stored.undo
         assert undo is not None, "only a game the store restored is saved"
         moment = self.clock()
-        gap = (moment - _utc(row.updated_at)).total_seconds()
-        game.seconds = row.seconds + min(max(gap, 0.0), self.idle_limit)
+        game.seconds = self._played(row, moment)
         won = game.won
         status = WON if won else PLAYING
         values = {
@@ -561,6 +797,7 @@ class Store:
             "new_undo_count": undo.count,
             "new_undo_top": undo.top,
             "new_updated_at": moment,
+            "new_paused": False,  # an action starts a paused clock again
         }
         statement = self._sql.save
         if status != row.status:
@@ -595,4 +832,7 @@ class Store:
             tx.execute_many(self._sql.insert_actions, entries)
         stored.status = status
         stored.updated_at = moment
+        stored.paused = False
+        if won and row.status != WON:
+            self._count(tx, player_id, stored.finished())
         return True

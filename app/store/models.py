@@ -33,6 +33,10 @@ NAMING = {
 ID_LENGTH = 32
 PLAYING = "playing"
 WON = "won"
+LOST = "lost"  # abandoned: a new game was started while it was in progress (SPEC §10)
+# Left without an action when a new game was started: not counted, no longer the game in
+# progress (its result still reads `playing`: an action makes it the game in progress).
+DROPPED = "dropped"
 
 
 class Base(DeclarativeBase):
@@ -53,6 +57,13 @@ class Player(Base):
     # Added by migration 0002: defaults on the database fill the rows that were there.
     winnable_only: Mapped[bool] = mapped_column(server_default=false())
     still_winnable: Mapped[bool] = mapped_column(server_default=false())
+    # The casino bankroll (SPEC §10): the finished casino games and their scores' sum,
+    # kept up to date in the transaction that finishes a game (migration 0005).
+    casino_games: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    bankroll: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    # The level last chosen in the start window, and the menu's sound (migration 0005).
+    level: Mapped[str] = mapped_column(String(8), server_default="medium")
+    sound: Mapped[bool] = mapped_column(server_default=false())
 
 
 class GameRow(Base):
@@ -84,6 +95,33 @@ class GameRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # How many times the player asked the computer player for a hint (migration 0002).
     hints_used: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    # Migration 0005: the level (SPEC §10), and whether the game's clock is paused.
+    level: Mapped[str] = mapped_column(String(8), server_default="medium")
+    paused: Mapped[bool] = mapped_column(server_default=false())
+
+
+class ModeStatsRow(Base):
+    """A player's running statistics of one mode (preset, level, draw), folded with
+    app.stats in the transaction that finishes a game, so reading them costs the same
+    however many games the player has. `recent` holds the last finished games' outcomes
+    for the results chart, as [[won, score], ...], oldest first."""
+
+    __tablename__ = "player_stats"
+
+    player_id: Mapped[str] = mapped_column(
+        String(ID_LENGTH), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    preset: Mapped[str] = mapped_column(String(16), primary_key=True)
+    level: Mapped[str] = mapped_column(String(8), primary_key=True)
+    draw: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    played: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer)
+    streak: Mapped[int] = mapped_column(Integer)
+    best_streak: Mapped[int] = mapped_column(Integer)
+    best_score: Mapped[int | None] = mapped_column(Integer)
+    best_seconds: Mapped[int | None] = mapped_column(Integer)
+    fewest_moves: Mapped[int | None] = mapped_column(Integer)
+    recent: Mapped[list[Any]] = mapped_column(JSON)
 
 
 class ActionRow(Base):
@@ -111,3 +149,4 @@ class ActionRow(Base):
 players = cast(Table, Player.__table__)
 games = cast(Table, GameRow.__table__)
 actions = cast(Table, ActionRow.__table__)
+player_stats = cast(Table, ModeStatsRow.__table__)

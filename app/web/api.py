@@ -8,13 +8,24 @@ from fastapi import APIRouter, Response
 from starlette.requests import Request
 
 from app.engine import Card, DealCode, Move
+from app.stats import stats_json
 from app.store import Store, StoredGame
 from app.web import actions
 from app.web.bodies import json_body
 from app.web.dealing import winnable_code
 from app.web.deps import ComputerDep, GameDep, PlayerIdDep, StoreDep, store_of
 from app.web.identity import player_id
-from app.web.schemas import DealOut, ErrorOut, GameOut, MoveBody, NewGame, TapBody, UndoBody
+from app.web.schemas import (
+    ClockBody,
+    DealOut,
+    ErrorOut,
+    GameOut,
+    MoveBody,
+    NewGame,
+    StatsOut,
+    TapBody,
+    UndoBody,
+)
 from app.web.views import deal_dict, game_dict, to_json
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -72,14 +83,17 @@ async def play_move_directly(request: Request) -> Response:
 async def create_game(
     store: StoreDep, player: PlayerIdDep, computer: ComputerDep, body: NewGame | None = None
 ) -> Response:
-    """A new game: `{}` is a random `app` draw-3 deal (see NewGame for the rest); with
-    `"winnable": true`, a deal the computer player has won (503 if none can be found)."""
+    """A new game: `{}` is a random `app` draw-3 deal at level medium (see NewGame for the
+    rest); level easy (or `"winnable": true`) is a deal the computer player has won (503 if
+    none can be found). The player's game in progress ends with it (SPEC §10): lost if it
+    had an action."""
     new = body or NewGame()
-    if new.winnable:
-        code = await winnable_code(store, player, computer, new.winnable_rules())
+    level = new.chosen_level()
+    if level == "easy":
+        code = await winnable_code(store, player, computer, new.level_rules())
     else:
         code = new.deal_code()
-    return game_response(await store.run(Store.create_game, player, code), 201)
+    return game_response(await store.run(Store.create_game, player, code, level), 201)
 
 
 @router.get("/games/{game_id}", response_model=GameOut, responses=ERRORS)
@@ -109,6 +123,32 @@ async def tap(game_id: str, body: TapBody, store: StoreDep, player: PlayerIdDep)
         version=body.version,
     )
     return game_response(done.stored)
+
+
+@router.post("/games/{game_id}/pause", response_model=GameOut, responses=ACTION_ERRORS)
+async def pause(
+    game_id: str, store: StoreDep, player: PlayerIdDep, body: ClockBody | None = None
+) -> Response:
+    """Stop the game's clock (`paused`: true) until the next action or resume; not an
+    action (the version stays). 422 for a finished game."""
+    version = body.version if body else None
+    return game_response(await store.run(Store.pause, player, game_id, version=version))
+
+
+@router.post("/games/{game_id}/resume", response_model=GameOut, responses=ACTION_ERRORS)
+async def resume(
+    game_id: str, store: StoreDep, player: PlayerIdDep, body: ClockBody | None = None
+) -> Response:
+    """Start a paused game's clock again; not an action. 422 for a finished game."""
+    version = body.version if body else None
+    return game_response(await store.run(Store.resume_clock, player, game_id, version=version))
+
+
+@router.get("/stats", response_model=StatsOut, responses=ERRORS)
+async def stats(store: StoreDep, player: PlayerIdDep) -> Response:
+    """The player's statistics per mode over their finished games, and their casino
+    bankroll (SPEC §10); read from running totals, whatever the number of games."""
+    return json_response(stats_json(*await store.run(Store.stats, player)))
 
 
 @router.get("/deals/{code}", response_model=DealOut, responses=ERRORS)

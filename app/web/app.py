@@ -61,7 +61,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.store = store
-    app.state.renderer = Renderer(settings.templates_dir)
+    app.state.renderer = Renderer(
+        settings.templates_dir, idle_limit=settings.idle_limit_seconds
+    )
     install_error_handlers(app)
     # The busiest route first, answered directly; api.router's own route documents it.
     app.router.add_route(

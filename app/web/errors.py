@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from app.engine import EngineError, IllegalMoveError
-from app.store import GameNotFound, VersionConflict
+from app.store import GameNotFound, GameOver, VersionConflict
 from app.web import messages
 from app.web.render import Renderer, is_htmx
 
@@ -109,6 +109,16 @@ async def _conflict(request: Request, error: Exception) -> Response:
     return await problem(request, 409, messages.STALE_VERSION.format(current=error.current))
 
 
+def game_over_message(error: GameOver) -> str:
+    """Why a finished game refuses: it is won, or it was lost (abandoned)."""
+    return messages.GAME_OVER_WON if error.result == "won" else messages.GAME_LOST
+
+
+async def _game_over(request: Request, error: Exception) -> Response:
+    assert isinstance(error, GameOver)
+    return await problem(request, 422, game_over_message(error))
+
+
 async def _server_error(request: Request, error: Exception) -> Response:
     return await problem(request, 500, messages.SERVER_ERROR)
 
@@ -119,4 +129,5 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(EngineError, _engine_error)
     app.add_exception_handler(GameNotFound, _not_found)
     app.add_exception_handler(VersionConflict, _conflict)
+    app.add_exception_handler(GameOver, _game_over)
     app.add_exception_handler(Exception, _server_error)

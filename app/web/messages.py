@@ -45,3 +45,12 @@ HINT_TO_FOUNDATION = "its foundation"
 HINT_TO_COLUMN = "column {number}"
 HINT_DRAW = "Hint: draw from the stock (draw)."
 HINT_TURN_OVER = "Hint: turn the waste over (draw)."
+LEVEL_WITH_DEAL = (
+    "A deal code or deck is always played at level shared, not {level!r}: leave the level out."
+)
+SHARED_WITHOUT_DEAL = "Level shared is for a game of a deal code or deck: give one."
+WINNABLE_AND_LEVEL = (
+    "\"winnable\" is level easy, but the level is given as {level!r}: give one of them."
+)
+GAME_LOST = "This game is over: it counted as lost when a new game was started."
+GAME_OVER_WON = "This game is over: it is won."

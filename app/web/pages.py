@@ -5,20 +5,30 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from dataclasses import replace
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import RedirectResponse
 
-from app.engine import Card, DealCode, EngineError, Move
-from app.store import Store, StoredGame, VersionConflict
+from app.engine import (
+    CHOSEN_LEVELS,
+    Card,
+    DealCode,
+    EngineError,
+    InvalidRulesError,
+    Move,
+    parse_level,
+    rules_for_level,
+)
+from app.store import GameOver, Store, StoredGame, VersionConflict
 from app.store.aio import AsyncStore
 from app.web import actions, messages
 from app.web.dealing import winnable_code
 from app.web.deps import ComputerDep, GameDep, PlayerIdDep, RendererDep, StoreDep
-from app.web.errors import engine_status, sentence
+from app.web.errors import engine_status, game_over_message, sentence
 from app.web.render import VARY, Renderer, is_htmx
 from app.web.schemas import random_deal, rules_from
+from app.web.views import mode_key, mode_rows
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
@@ -37,32 +47,89 @@ def _to_game(request: Request, stored: StoredGame) -> Response:
 
 
 @router.get("/")
-async def resume(store: StoreDep, player: PlayerIdDep, computer: ComputerDep) -> Response:
-    """Continue the latest unfinished game, or deal a new one with the player's choices."""
+async def resume(
+    request: Request, store: StoreDep, player: PlayerIdDep, render: RendererDep
+) -> Response:
+    """Continue the game in progress; without one, the start window (seed 004) on a page
+    of its own, which writes nothing until the player presses PLAY."""
     stored = await store.run(Store.resume, player)
-    if stored is None:
-        prefs = await store.run(Store.prefs, player)
-        rules = rules_from(prefs.preset, prefs.draw)
-        if prefs.winnable_only:
-            code = await winnable_code(store, player, computer, rules)
-        else:
-            code = random_deal(rules)
-        stored = await store.run(Store.create_game, player, code)
-    return _see(f"/games/{stored.id}")
+    if stored is not None:
+        return _see(f"/games/{stored.id}")
+    return render.start(request, await store.run(Store.prefs, player))
+
+
+async def _mode_figures(store: AsyncStore, player: str) -> dict[str, dict[str, Any]]:
+    """The player's statistics by mode, as the start window and results screen show them."""
+    modes, _ = await store.run(Store.stats, player)
+    return mode_rows(modes)
+
+
+@router.get("/start/results")
+async def start_results(
+    request: Request,
+    store: StoreDep,
+    player: PlayerIdDep,
+    render: RendererDep,
+    preset: str = "app",
+    level: str = "medium",
+    draw: int = 3,
+) -> Response:
+    """The start window's results for the chosen mode (an htmx fragment)."""
+    rows = await _mode_figures(store, player)
+    row = rows.get(mode_key(preset, level, draw))
+    return render.fragment(request, "_start.html", "results", {"row": row})
+
+
+@router.get("/stats")
+async def stats_page(
+    request: Request, store: StoreDep, player: PlayerIdDep, render: RendererDep
+) -> Response:
+    """Every mode's statistics and chart, and the casino bankroll."""
+    modes, bankroll = await store.run(Store.stats, player)
+    return render.stats(request, mode_rows(modes), bankroll)
 
 
 @router.get("/games/{game_id}")
 async def board(
     request: Request, stored: GameDep, store: StoreDep, player: PlayerIdDep, render: RendererDep
 ) -> Response:
-    return render.page(request, stored, await store.run(Store.prefs, player))
+    prefs = await store.run(Store.prefs, player)
+    results = await _results(store, player, stored)
+    return render.page(request, stored, prefs, results=results)
+
+
+async def _results(store: AsyncStore, player: str, stored: StoredGame) -> dict[str, Any] | None:
+    """A won game's results screen: the score's parts and its mode's statistics."""
+    if stored.result != "won":
+        return None
+    game, rules = stored.game, stored.game.rules
+    rows = await _mode_figures(store, player)
+    return {
+        "parts": game.scoring.parts(game.points, game.seconds, True),
+        "row": rows.get(mode_key(rules.preset, stored.level, rules.draw)),
+    }
 
 
 @router.get("/deal/{code}")
-async def share(request: Request, code: str, store: StoreDep, player: PlayerIdDep) -> Response:
-    """A new game of a shared deal, with its rules; the sharer's game is untouched."""
+async def share(
+    request: Request, code: str, store: StoreDep, player: PlayerIdDep, render: RendererDep
+) -> Response:
+    """A new game of a shared deal, with its rules (level shared); the sharer's game is
+    untouched. During a game in progress it shows the deal and asks first (SPEC §10)."""
     deal = DealCode.parse(code)
-    return _to_game(request, await store.run(Store.create_game, player, deal))
+    current = await store.run(Store.resume, player)
+    if current is not None and current.version > 0:
+        return render.confirm_deal(request, deal, current)
+    return _to_game(request, await store.run(Store.create_game, player, deal, "shared"))
+
+
+@router.post("/deal/{code}")
+async def play_shared(
+    request: Request, code: str, store: StoreDep, player: PlayerIdDep
+) -> Response:
+    """The shared deal, after the player agreed that their game counts as lost."""
+    deal = DealCode.parse(code)
+    return _to_game(request, await store.run(Store.create_game, player, deal, "shared"))
 
 
 def _checked(values: list[str] | None, default: bool) -> bool:
@@ -78,26 +145,63 @@ async def new_game(
     computer: ComputerDep,
     preset: Annotated[str, Form()] = "app",
     draw: Annotated[int, Form()] = 3,
+    level: Annotated[str, Form()] = "medium",
     double_click: Annotated[list[str] | None, Form()] = None,
-    winnable: Annotated[list[str] | None, Form()] = None,
 ) -> Response:
-    """The New game dialog: remembers its choices as the player's, then deals (with
-    "Winnable deals only", a deal the computer player has won under those rules)."""
-    rules = rules_from(preset, draw)
-    winnable_only = _checked(winnable, False)
+    """The start window's PLAY: remembers its choices as the player's, then deals at the
+    level (easy: a deal the computer player has won under those rules). The game in
+    progress, if any, ends with it (SPEC §10)."""
+    chosen = parse_level(level)
+    if chosen not in CHOSEN_LEVELS:
+        raise InvalidRulesError(messages.SHARED_WITHOUT_DEAL)
+    rules = rules_for_level(rules_from(preset, draw), chosen)
     prefs = replace(
         await store.run(Store.prefs, player),
         double_click=_checked(double_click, True),
         preset=rules.preset,
         draw=rules.draw,
-        winnable_only=winnable_only,
+        level=chosen,
+        winnable_only=chosen == "easy",
     )
     await store.run(Store.save_prefs, player, prefs)
-    if winnable_only:
+    if chosen == "easy":
         code = await winnable_code(store, player, computer, rules)
     else:
         code = random_deal(rules)
-    return _to_game(request, await store.run(Store.create_game, player, code))
+    return _to_game(request, await store.run(Store.create_game, player, code, chosen))
+
+
+@router.post("/games/{game_id}/pause")
+async def pause(
+    request: Request,
+    game_id: str,
+    store: StoreDep,
+    player: PlayerIdDep,
+    render: RendererDep,
+    version: Version = None,
+) -> Response:
+    """Pause: the clock stops and the board is hidden until Resume or the next action."""
+    stored = await store.run(Store.pause, player, game_id, version=version)
+    return _clock_answer(request, render, stored)
+
+
+@router.post("/games/{game_id}/resume")
+async def resume_clock(
+    request: Request,
+    game_id: str,
+    store: StoreDep,
+    player: PlayerIdDep,
+    render: RendererDep,
+    version: Version = None,
+) -> Response:
+    stored = await store.run(Store.resume_clock, player, game_id, version=version)
+    return _clock_answer(request, render, stored)
+
+
+def _clock_answer(request: Request, render: Renderer, stored: StoredGame) -> Response:
+    if is_htmx(request):
+        return render.update(request, stored, ["status"])
+    return _see(f"/games/{stored.id}")
 
 
 async def refused(
@@ -136,8 +240,12 @@ async def _answer(
     except EngineError as error:
         status_code, reason = engine_status(error), sentence(str(error))
         return await refused(request, store, player, game_id, render, status_code, reason)
+    except GameOver as error:
+        reason = game_over_message(error)
+        return await refused(request, store, player, game_id, render, 422, reason)
     if is_htmx(request):
-        return render.update(request, done.stored, done.changed())
+        results = await _results(store, player, done.stored)
+        return render.update(request, done.stored, done.changed(), results)
     return _see(f"/games/{game_id}")
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.engine import DealCode, InvalidRulesError, Rules
+from app.engine import DealCode, InvalidRulesError, Level, Rules, parse_level, rules_for_level
 from app.engine.codes import MAX_DEAL_NUMBER
 from app.web import messages
 
@@ -30,25 +30,47 @@ class NewGame(Body):
     )
     deck: list[str] | None = Field(default=None, description="52 cards in dealing order d")
     winnable: bool = Field(
-        default=False, description="a deal verified winnable for the rules (skill's Easy)"
+        default=False, description="an alias of level easy: a deal the computer player has won"
+    )
+    level: str | None = Field(
+        default=None,
+        examples=["hard"],
+        description="easy (a deal the computer player has won), medium (the default: "
+        "random), hard (random, at most 3 passes); a code or deck is always shared",
     )
 
-    def winnable_rules(self) -> Rules:
-        """The rules a winnable deal is wanted for; raises InvalidRulesError with a code or deck."""
-        if self.code is not None or self.deck is not None:
-            raise InvalidRulesError(messages.WINNABLE_WITH_DEAL)
-        return rules_from(self.preset, self.draw, self.rules)
+    def chosen_level(self) -> Level:
+        """The new game's level (SPEC §10); raises InvalidRulesError when the fields disagree."""
+        shared = self.code is not None or self.deck is not None
+        level = None if self.level is None else parse_level(self.level)
+        if shared:
+            if self.winnable:
+                raise InvalidRulesError(messages.WINNABLE_WITH_DEAL)
+            if level not in (None, "shared"):
+                raise InvalidRulesError(messages.LEVEL_WITH_DEAL.format(level=level))
+            return "shared"
+        if level == "shared":
+            raise InvalidRulesError(messages.SHARED_WITHOUT_DEAL)
+        if self.winnable:
+            if level not in (None, "easy"):
+                raise InvalidRulesError(messages.WINNABLE_AND_LEVEL.format(level=level))
+            return "easy"
+        return level or "medium"
+
+    def level_rules(self) -> Rules:
+        """The rules of a new random (or winnable) deal, at its level; raises EngineError."""
+        return rules_for_level(rules_from(self.preset, self.draw, self.rules), self.chosen_level())
 
     def deal_code(self) -> DealCode:
-        """The deal this asks for; raises EngineError (or InvalidRulesError) with the reason."""
+        """The deal this asks for, when it is not an easy one (which the computer player
+        picks); raises EngineError (or InvalidRulesError) with the reason."""
         if self.code is not None:
             if (self.preset, self.draw, self.rules, self.deck) != (None, None, None, None):
                 raise InvalidRulesError(messages.CODE_AND_OPTIONS)
             return DealCode.parse(self.code)
-        rules = rules_from(self.preset, self.draw, self.rules)
         if self.deck is not None:
-            return DealCode.for_deck(self.deck, rules)
-        return random_deal(rules)
+            return DealCode.for_deck(self.deck, rules_from(self.preset, self.draw, self.rules))
+        return random_deal(self.level_rules())
 
 
 def rules_from(
@@ -142,14 +164,52 @@ class DealOut(BaseModel):
 
 
 class GameOut(DealOut):
-    """A game (SPEC §7), plus `seconds`: the playing time the server counts (skill scoring),
-    `hints_used`: hints asked for in this game, and `hints_available`: whether the computer
-    player gives a hint for the game now (false once it is won)."""
+    """A game (SPEC §7, §10), plus `seconds`: the playing time the server counts (skill
+    scoring), `hints_used`: hints asked for in this game, and `hints_available`: whether the
+    computer player gives a hint for the game now (false once it is finished)."""
 
     id: str
+    level: str = Field(examples=["medium"], description="easy, medium, hard or shared")
+    result: str = Field(examples=["playing"], description="playing, won or lost")
+    paused: bool = Field(description="the game's clock is stopped (POST .../pause)")
     seconds: int
     hints_used: int
     hints_available: bool
+
+
+class ClockBody(Body):
+    version: int | None = Field(
+        default=None, description="the version shown; 409 if the game moved on"
+    )
+
+
+class ModeStatsOut(BaseModel):
+    """One mode's statistics over its finished games (SPEC §10)."""
+
+    preset: str
+    level: str
+    draw: int
+    played: int
+    won: int
+    lost: int
+    win_rate: float
+    streak: int = Field(description="the current run: > 0 wins, < 0 losses")
+    best_streak: int
+    best_score: int | None
+    best_seconds: int | None
+    fewest_moves: int | None
+
+
+class CasinoOut(BaseModel):
+    games: int
+    bankroll: int
+
+
+class StatsOut(BaseModel):
+    """The player's statistics per mode (preset, level, draw) and their casino bankroll."""
+
+    modes: list[ModeStatsOut]
+    casino: CasinoOut
 
 
 class HintBody(Body):

@@ -8,8 +8,10 @@ from typing import Any
 import pydantic_core
 
 from app.engine import (
+    CHOSEN_LEVELS,
     DRAW,
     FOUNDATION,
+    PRESETS,
     RANKS,
     SUITS,
     DealCode,
@@ -21,6 +23,8 @@ from app.engine import (
     summary,
 )
 from app.engine.cards import ORDERED_DECK
+from app.stats import Mode, ModeStats, mode_json
+from app.stats.chart import Outcome, chart_svg
 from app.store import StoredGame
 
 PILE_BLOCKS = (
@@ -102,10 +106,13 @@ def game_dict(stored: StoredGame) -> dict[str, Any]:
     return {
         "id": stored.id,
         **_game_fields(stored.code, stored.game),
+        "level": stored.level,
+        "result": stored.result,
+        "paused": stored.paused,
         "seconds": int(stored.game.seconds),
         "hints_used": stored.hints_used,
-        # The computer player has nothing to hint in a won game (the hint route's 422).
-        "hints_available": not stored.game.won,
+        # The computer player has nothing to hint in a finished game (the hint route's 422).
+        "hints_available": stored.result == "playing",
     }
 
 
@@ -118,7 +125,8 @@ def deal_dict(code: DealCode) -> dict[str, Any]:
         "rules": rules_dict(rules),
         "version": 0,
         **piles(position),
-        "score": 0,
+        # Casino scoring starts below zero: the deck cost 52, the base card paid 5.
+        "score": Game(code).score,
         "moves": 0,
         "won": False,
         "undo_available": 0,
@@ -158,3 +166,28 @@ def changed_blocks(before: Position, after: Position) -> list[str]:
         if old != new
     ]
     return [*changed, *ALWAYS]
+
+
+# What the start window offers: the presets, the levels a player picks, the draws.
+MODES: dict[str, tuple[Any, ...]] = {
+    "presets": tuple(PRESETS),
+    "levels": CHOSEN_LEVELS,
+    "draws": (3, 1),
+}
+
+
+def mode_key(preset: str, level: str, draw: int) -> str:
+    """A mode's name in the page (`skill-hard-1`)."""
+    return f"{preset}-{level}-{draw}"
+
+
+def mode_rows(modes: dict[Mode, ModeStats]) -> dict[str, dict[str, Any]]:
+    """Every played mode's statistics row (SPEC §10) with its chart, by `mode_key`."""
+    return {
+        mode_key(*mode): {
+            **mode_json(mode, figures),
+            "chart": chart_svg([Outcome(won, score) for won, score in figures.recent]),
+        }
+        for mode, figures in sorted(modes.items())
+        if figures.played
+    }

@@ -313,3 +313,22 @@ def test_casino_scoring_can_go_below_zero_and_has_its_own_code_letter() -> None:
     assert game.score < 0
     assert Rules.preset_named("app", scoring="casino").token == "D3GC"
     assert Rules.preset_named("classic", scoring="app").token == "C3GA"
+
+
+# --- the score's parts (the results screen) -------------------------------------------------
+
+
+def test_the_parts_of_a_score_add_up_to_it_in_every_scoring() -> None:
+    for preset in ("app", "classic", "skill"):
+        game = Game(DealCode.for_deck(sorted_deck(), Rules.preset_named(preset, draw=1)))
+        play_greedily(game)
+        assert game.won
+        game.seconds = 200.0
+        parts = game.scoring.parts(game.points, game.seconds, game.won)
+        assert sum(part.points for part in parts) == game.score
+        cards = parts[0]
+        assert cards.kind == "cards" and cards.count == (52 if preset == "classic" else 51)
+    kinds = [part.kind for part in game.scoring.parts(game.points, game.seconds, True)]
+    assert kinds == ["cards", "time_penalty", "time_bonus"]
+    penalty = game.scoring.parts(game.points, 200.0, True)[1]
+    assert (penalty.count, penalty.points) == (6, -180)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -14,38 +13,10 @@ from sqlalchemy import select, text, update
 
 from app.engine import DealCode, Game, IllegalMoveError, Rules
 from app.engine.codes import MAX_DEAL_NUMBER
-from app.store import GameNotFound, Prefs, Store, VersionConflict, make_engine, migrate
+from app.store import GameNotFound, Prefs, Store, VersionConflict, make_engine
 from app.store.games import Action
 from app.store.models import actions, games
-from tests.shared import SEED_CODE
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def store(database_url: str, clock: Clock) -> Iterator[Store]:
-    engine = make_engine(database_url)
-    migrate(engine)
-    store = Store(engine, idle_limit=60.0, clock=clock)
-    yield store
-    store.close()
-    engine.dispose()
+from tests.shared import SEED_CODE, Clock
 
 
 def play(move: str) -> Action:
@@ -204,18 +175,19 @@ def test_a_won_game_is_finished_and_not_resumed(store: Store) -> None:
     assert store.resume("alice") is None
 
 
-def test_resume_finds_the_latest_unfinished_game(store: Store, clock: Clock) -> None:
+def test_resume_finds_the_game_in_progress(store: Store, clock: Clock) -> None:
     first = store.create_game("alice", DealCode.parse(SEED_CODE))
-    clock.advance(1)
-    second = store.create_game("alice", DealCode.parse("CF1-D3-AAAAACL"))
     clock.advance(1)
     store.create_game("bob", DealCode.parse("CF1-D3-AAAAACL"))
     resumed = store.resume("alice")
-    assert resumed is not None and resumed.id == second.id
-    clock.advance(1)
-    store.act("alice", first.id, play("QC-t2"))
-    resumed = store.resume("alice")
     assert resumed is not None and resumed.id == first.id
+    store.act("alice", first.id, play("QC-t2"))
+    clock.advance(1)
+    # A new game ends the one in progress (SPEC §10): only the new one can be resumed.
+    second = store.create_game("alice", DealCode.parse("CF1-D3-AAAAACL"))
+    resumed = store.resume("alice")
+    assert resumed is not None and resumed.id == second.id
+    assert store.load_game("alice", first.id).result == "lost"
     assert store.resume("carol") is None
 
 

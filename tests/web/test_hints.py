@@ -327,23 +327,25 @@ def test_page_hints_refuse_stale_and_won_games_with_a_message(client: TestClient
         assert "The game is won" in response.text
 
 
-def test_the_new_game_dialog_deals_winnable_deals_and_remembers_it(client: TestClient) -> None:
+def test_the_start_window_deals_easy_deals_and_remembers_the_level(client: TestClient) -> None:
     response = client.post(
         "/games",
-        data={"preset": "classic", "draw": "3", "winnable": ["false", "true"]},
+        data={"preset": "classic", "draw": "3", "level": "easy"},
         follow_redirects=False,
     )
     assert response.status_code == 303
     game_id = response.headers["location"].rsplit("/", 1)[1]
     game = client.get(f"/api/games/{game_id}").json()
+    assert game["level"] == "easy"
     assert deal_number(game["code"]) in winnable_numbers(Rules.preset_named("classic", draw=3))
     page = client.get(f"/games/{game_id}").text
-    assert re.search(r'name="winnable" value="true" checked', page)
-    assert '<input type="hidden" name="winnable" value="true">' in page  # the win box's New game
-    # Unticked, the next deal is any deal again, and the choice is remembered too.
-    client.post("/games", data={"preset": "classic", "draw": "3", "winnable": ["false"]})
+    assert re.search(r'name="level" value="easy" checked', page)
+    assert '<input type="hidden" name="level" value="easy">' in page  # the win box's New game
+    # Medium, the next deal is any deal again, and the choice is remembered too.
+    client.post("/games", data={"preset": "classic", "draw": "3", "level": "medium"})
     page = client.get(client.get("/", follow_redirects=False).headers["location"]).text
-    assert not re.search(r'name="winnable" value="true" checked', page)
+    assert re.search(r'name="level" value="medium" checked', page)
+    assert not re.search(r'name="level" value="easy" checked', page)
 
 
 def test_the_still_winnable_toggle_is_remembered(client: TestClient) -> None:

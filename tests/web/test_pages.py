@@ -31,11 +31,22 @@ def api_game(client: TestClient, gid: str) -> dict[str, Any]:
     return game
 
 
-def test_the_first_visit_deals_a_game_and_the_next_resumes_it(client: TestClient) -> None:
+def test_the_first_visit_shows_the_start_window_and_the_next_resumes_the_game(
+    client: TestClient,
+) -> None:
     first = client.get("/", follow_redirects=False)
-    assert first.status_code == 303
+    # Seed 004's start window, on a page of its own; nothing is dealt until PLAY.
+    assert first.status_code == 200
     assert "canfield_player=" in first.headers["set-cookie"]
-    gid = game_id(first.headers["location"])
+    assert 'action="/games"' in first.text and 'name="level"' in first.text
+    assert client.get("/api/stats").json()["modes"] == []
+    played = client.post(
+        "/games", data={"preset": "skill", "level": "hard", "draw": "1"}, follow_redirects=False
+    )
+    assert played.status_code == 303
+    gid = game_id(played.headers["location"])
+    game = api_game(client, gid)
+    assert (game["level"], game["rules"]["passes"], game["rules"]["draw"]) == ("hard", 3, 1)
     client.post(f"/games/{gid}/moves", data={"move": "draw", "version": "0"})
     again = client.get("/", follow_redirects=False)
     assert again.status_code == 303

@@ -1,0 +1,56 @@
+// The skill clock and the pause key. The server counts the time (SPEC §10); the page
+// only ticks on from its last answer, as the server would: up to the idle limit after
+// the last action, and not at all while the game is paused or finished.
+(function () {
+  "use strict";
+
+  let shown = null;   // the #clock element the baseline belongs to
+  let since = 0;      // when that element arrived (a page load or an htmx swap)
+
+  function format(seconds) {
+    const minutes = Math.floor(seconds / 60);
+    const rest = seconds % 60;
+    return minutes + ":" + (rest < 10 ? "0" : "") + rest;
+  }
+
+  function tick() {
+    const clock = document.getElementById("clock");
+    if (!clock) return;
+    if (clock !== shown) {
+      shown = clock;
+      since = Date.now();
+    }
+    if (clock.dataset.running !== "true") return;
+    const base = Number(clock.dataset.seconds) || 0;
+    const limit = Number(clock.dataset.idleLimit) || 60;
+    const elapsed = Math.min(Math.floor((Date.now() - since) / 1000), limit);
+    clock.textContent = format(base + elapsed);
+  }
+
+  function pauseKey(event) {
+    if (event.key !== "p" && event.key !== "P") return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    const button = document.getElementById("pause");
+    if (button) {
+      event.preventDefault();
+      button.click();
+    }
+  }
+
+  // The start window was drawn with the page: when it opens, say whether starting a new
+  // game now abandons one in progress (an action was made since).
+  function warnBeforeAbandoning(event) {
+    if (event.newState !== "open") return;
+    const warning = event.target.querySelector("[data-abandon-warning]");
+    const status = document.getElementById("status");
+    if (!warning || !status) return;
+    warning.hidden = !(Number(status.dataset.version) > 0 && status.dataset.won !== "true");
+  }
+
+  document.addEventListener("beforetoggle", warnBeforeAbandoning, true);
+  document.addEventListener("keydown", pauseKey);
+  document.addEventListener("DOMContentLoaded", tick);
+  setInterval(tick, 1000);
+})();
