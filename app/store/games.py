@@ -517,8 +517,11 @@ class Store:
         if status != row.status:
             statement = "save_with_status"
             values.update(new_status=status, new_finished_at=moment if won else None)
-        changed = tx.execute(self._sql[statement], values)
-        if changed != 1:
+        # On PostgreSQL the count comes after the commit (None), but the game's row lock
+        # makes the version check certain, and the log's key (game, seq) refuses a second
+        # writer's entry, which rolls the whole transaction back.
+        changed = tx.write(self._sql[statement], values)
+        if changed is not None and changed != 1:
             return False
         pushed = game.undo_stack.pushed
         entries = []
@@ -541,7 +544,7 @@ class Store:
                 }
             )
         if len(entries) == 1:
-            tx.execute(self._sql["insert_actions"], entries[0])
+            tx.write(self._sql["insert_actions"], entries[0])
         elif entries:
             tx.execute_many(self._sql["insert_actions"], entries)
         stored.status = status
