@@ -66,3 +66,4 @@ def test_the_proxy_fills_in_every_placeholder_of_its_template() -> None:
     placeholders = set(re.findall(r"\$\{(\w+)\}", TEMPLATE.read_text()))
     assert placeholders == set(proxy["environment"])
     assert proxy["environment"]["CANFIELD_UPSTREAMS"] == "server app:8000;"
+    assert "TRUSTED_HOSTS:?" in proxy["environment"]["TRUSTED_HOSTS"]

@@ -1,5 +1,5 @@
-"""What the proxy enforces in front of the app servers: header and body sizes, slow
-clients, compression."""
+"""What the proxy enforces in front of the app servers: the site's host names, header and
+body sizes, slow clients, compression."""
 
 from __future__ import annotations
 
@@ -8,6 +8,15 @@ import time
 from urllib.parse import urlsplit
 
 from .running import CLIENT_TIMEOUT, UPSTREAM, Cluster
+
+
+def test_a_host_that_is_not_the_sites_is_refused_by_the_proxy(cluster: Cluster) -> None:
+    with cluster.client() as client:
+        answer = client.get("/healthz", headers={"Host": "evil.example"})
+        assert answer.status_code == 421
+        assert answer.json() == {"detail": "This site is not served under that name."}
+        assert UPSTREAM not in answer.headers
+        assert client.get("/healthz", headers={"Host": "localhost"}).status_code == 200
 
 
 def test_a_header_too_large_is_refused_by_the_proxy(cluster: Cluster) -> None:
