@@ -3,6 +3,7 @@
     .venv/bin/python bench/server.py [--players 32] [--seconds 10] [--database-url URL]
                                      [--workers N] [--runs N] [--think-ms MS]
                                      [--url http://127.0.0.1:PORT [--server-pid PID ...]]
+                                     [--cluster N]
 
 Starts `canfield serve` on a free loopback port (a temporary SQLite database unless
 --database-url names one), then runs two phases with the same players, one
@@ -14,7 +15,9 @@ each, the server's CPU time per request (its workers' included) and how busy it 
 (100% = one core), and the ratio of the two throughputs; with --runs, each run and
 the medians. With --url it drives a server or proxy already running on 127.0.0.1
 (say `scripts/cluster up`'s), counting the CPU of the --server-pid processes (and their
-children). Traffic goes to 127.0.0.1 only and every phase stops by itself.
+children); --cluster N starts such a cluster itself (N app servers, nginx, PostgreSQL),
+counts its app servers' and proxy's CPU, and stops it at the end. Traffic goes to
+127.0.0.1 only and every phase stops by itself.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
+CLUSTER = ROOT / "scripts" / "cluster"
 
 
 def free_port() -> int:
@@ -302,6 +306,15 @@ def start_server(
     raise RuntimeError("the server did not start")
 
 
+def start_cluster(directory: Path, apps: int) -> tuple[str, list[int]]:
+    """`scripts/cluster up`: the proxy's URL, and the app servers' and the proxy's pids."""
+    command = [str(CLUSTER), "up", "--apps", str(apps), "--dir", str(directory)]
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    state = json.loads((directory / "cluster.json").read_text())
+    pids = [app["pid"] for app in state["apps"]] + [state["proxy"]["pid"]]
+    return output.strip().splitlines()[-1], pids
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=32)
@@ -311,6 +324,13 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="use a server already running here")
     parser.add_argument(
         "--url", default="", help="use a server or proxy already running here (127.0.0.1 only)"
+    )
+    parser.add_argument(
+        "--cluster",
+        type=int,
+        default=0,
+        metavar="N",
+        help="start scripts/cluster with N app servers (PostgreSQL, nginx) and drive its proxy",
     )
     parser.add_argument(
         "--server-pid",
@@ -340,6 +360,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="canfield-bench-") as tmp:
         process = None
         port = args.port
+        cluster = Path(tmp) / "cluster"
+        if args.cluster:
+            args.url, args.server_pid = start_cluster(cluster, args.cluster)
+            print(f"cluster of {args.cluster} app servers behind nginx on {args.url}, PostgreSQL")
         if args.url:
             address = urlsplit(args.url)
             if address.hostname != HOST or address.port is None:
@@ -364,6 +388,8 @@ def main() -> None:
             if process is not None:
                 process.send_signal(signal.SIGINT)
                 process.wait(15)
+            if args.cluster:
+                subprocess.run([str(CLUSTER), "down", "--dir", str(cluster)], check=True)
 
 
 if __name__ == "__main__":
