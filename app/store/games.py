@@ -320,11 +320,11 @@ class Store:
         with self._writing() as tx:
             self._ensure_player(tx, player_id)
             values = {f"new_{name}": getattr(prefs, name) for name in _PREFS}
-            tx.execute(self._sql["save_prefs"], {"player_id": player_id, **values})
+            tx.write(self._sql["save_prefs"], {"player_id": player_id, **values})
 
     def _ensure_player(self, tx: Transaction, player_id: str) -> None:
         defaults = Prefs()
-        tx.execute(
+        tx.write(
             self._sql["insert_player"],
             {
                 "id": player_id,
@@ -342,7 +342,7 @@ class Store:
         game_id = new_id()
         with self._writing() as tx:
             self._ensure_player(tx, player_id)
-            tx.execute(
+            tx.write(
                 self._sql["insert_game"],
                 {
                     "id": game_id,
@@ -419,7 +419,7 @@ class Store:
             row = self._select(tx, player_id, game_id, lock=True)
             if row.version != version:
                 raise VersionConflict(row.version)
-            tx.execute(self._sql["count_hint"], {"game_id": game_id})
+            tx.write(self._sql["count_hint"], {"game_id": game_id})
             stored = self._stored(tx, row)
         stored.hints_used += 1
         return stored

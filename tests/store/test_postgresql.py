@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -13,15 +14,14 @@ from sqlalchemy import Engine, create_engine, text
 from app.engine import DealCode
 from app.store import Store, make_engine, migrate
 from app.store.games import Action
+from tests.conftest import Databases
 
 CODE = DealCode.parse("CF1-D3-AAAAACL")
 
 
 @pytest.fixture
-def engine(postgres_server: str, tmp_path: object) -> Iterator[Engine]:
-    from tests.conftest import Databases
-
-    databases = Databases("postgresql", tmp_path, postgres_server)  # type: ignore[arg-type]
+def engine(postgres_server: str, tmp_path: Path) -> Iterator[Engine]:
+    databases = Databases("postgresql", tmp_path, postgres_server)
     engine = make_engine(databases.new(), pool_size=2)
     migrate(engine)
     yield engine
