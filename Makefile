@@ -39,10 +39,12 @@ static/vendor/htmx.min.js: package.json package-lock.json
 	mkdir -p static/vendor
 	cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js
 
-# Debian's Chromium (browser tests) and PostgreSQL (store tests); root installs them.
+# Debian's Chromium (browser tests), PostgreSQL (store tests) and nginx (the proxy of
+# scripts/cluster and the cluster tests); root installs them.
 system-deps:
 	@command -v chromium >/dev/null || { apt-get update -q && apt-get install -y -q chromium; }
 	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { apt-get update -q && apt-get install -y -q postgresql; }
+	@test -x /usr/sbin/nginx || { apt-get update -q && apt-get install -y -q nginx; }
 
 # Load benchmark of the game server on 127.0.0.1 (prints figures; bounded in time).
 bench-server: setup-dev

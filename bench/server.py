@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/server.py [--players 32] [--seconds 10] [--database-url URL]
                                      [--workers N] [--runs N] [--think-ms MS]
+                                     [--url http://127.0.0.1:PORT [--server-pid PID ...]]
+                                     [--cluster N]
 
 Starts `canfield serve` on a free loopback port (a temporary SQLite database unless
 --database-url names one), then runs two phases with the same players, one
@@ -11,7 +13,11 @@ then moves (POST /api/games/{id}/moves with a random legal move from the last
 answer, a new game when one is won or stuck). Prints requests/s, p50 and p99 for
 each, the server's CPU time per request (its workers' included) and how busy it was
 (100% = one core), and the ratio of the two throughputs; with --runs, each run and
-the medians. Traffic goes to 127.0.0.1 only and every phase stops by itself.
+the medians. With --url it drives a server or proxy already running on 127.0.0.1
+(say `scripts/cluster up`'s), counting the CPU of the --server-pid processes (and their
+children); --cluster N starts such a cluster itself (N app servers, nginx, PostgreSQL),
+counts its app servers' and proxy's CPU, and stops it at the end. Traffic goes to
+127.0.0.1 only and every phase stops by itself.
 """
 
 from __future__ import annotations
@@ -32,9 +38,11 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
+CLUSTER = ROOT / "scripts" / "cluster"
 
 
 def free_port() -> int:
@@ -89,13 +97,13 @@ def _stat(pid: int) -> list[str]:
         return []
 
 
-def cpu_seconds(pid: int | None) -> float:
-    """User plus system CPU time so far of a process and its descendants (the server's
-    workers), from Linux /proc; 0 if unknown."""
-    if pid is None:
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU time so far of processes and their descendants (the server's
+    workers), from Linux /proc; 0 if none."""
+    if not pids:
         return 0.0
     stats = {int(entry.name): _stat(int(entry.name)) for entry in Path("/proc").glob("[0-9]*")}
-    tree = {pid}
+    tree = set(pids)
     while True:
         found = {child for child, fields in stats.items() if fields and int(fields[1]) in tree}
         if found <= tree:
@@ -195,14 +203,14 @@ async def run_phase(
     connections: list[Connection],
     seconds: float,
     warmup: float,
-    pid: int | None,
+    pids: list[int],
     think: float,
 ) -> Phase:
     # A short unrecorded warm-up, then the measured run.
     for measured in (False, True):
         phase = Phase(name)
         length = seconds if measured else warmup
-        cpu_before = cpu_seconds(pid)
+        cpu_before = cpu_seconds(pids)
         client_before = time.process_time()
         began = time.perf_counter()
         stop = began + length
@@ -212,7 +220,7 @@ async def run_phase(
             jobs = [move_player(c, phase, stop, i, think) for i, c in enumerate(connections)]
         await asyncio.gather(*jobs)
         phase.seconds = time.perf_counter() - began
-        phase.server_cpu = cpu_seconds(pid) - cpu_before
+        phase.server_cpu = cpu_seconds(pids) - cpu_before
         phase.client_cpu = time.process_time() - client_before
     return phase
 
@@ -222,7 +230,7 @@ async def bench(
     players: int,
     seconds: float,
     warmup: float,
-    pid: int | None,
+    pids: list[int],
     phases: list[str],
     think: float,
     runs: int,
@@ -238,7 +246,7 @@ async def bench(
                 print(f"run {run + 1}")
             results = {}
             for name in phases:
-                results[name] = await run_phase(name, connections, seconds, warmup, pid, think)
+                results[name] = await run_phase(name, connections, seconds, warmup, pids, think)
                 rows[name].append(results[name])
                 print(results[name].report(), flush=True)
             if len(results) == 2:
@@ -298,6 +306,15 @@ def start_server(
     raise RuntimeError("the server did not start")
 
 
+def start_cluster(directory: Path, apps: int) -> tuple[str, list[int]]:
+    """`scripts/cluster up`: the proxy's URL, and the app servers' and the proxy's pids."""
+    command = [str(CLUSTER), "up", "--apps", str(apps), "--dir", str(directory)]
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    state = json.loads((directory / "cluster.json").read_text())
+    pids = [app["pid"] for app in state["apps"]] + [state["proxy"]["pid"]]
+    return output.strip().splitlines()[-1], pids
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=32)
@@ -305,6 +322,23 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--database-url", default="")
     parser.add_argument("--port", type=int, default=0, help="use a server already running here")
+    parser.add_argument(
+        "--url", default="", help="use a server or proxy already running here (127.0.0.1 only)"
+    )
+    parser.add_argument(
+        "--cluster",
+        type=int,
+        default=0,
+        metavar="N",
+        help="start scripts/cluster with N app servers (PostgreSQL, nginx) and drive its proxy",
+    )
+    parser.add_argument(
+        "--server-pid",
+        type=int,
+        action="append",
+        default=[],
+        help="with --url or --port: a process whose CPU counts as the server's (repeat)",
+    )
     parser.add_argument("--only", choices=["healthz", "moves"], help="run one phase only")
     parser.add_argument("--workers", type=int, default=1, help="server processes to start")
     parser.add_argument(
@@ -326,6 +360,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="canfield-bench-") as tmp:
         process = None
         port = args.port
+        cluster = Path(tmp) / "cluster"
+        if args.cluster:
+            args.url, args.server_pid = start_cluster(cluster, args.cluster)
+            print(f"cluster of {args.cluster} app servers behind nginx on {args.url}, PostgreSQL")
+        if args.url:
+            address = urlsplit(args.url)
+            if address.hostname != HOST or address.port is None:
+                parser.error(f"--url must be http://{HOST}:PORT (load tests stay on this machine)")
+            port = address.port
         if not port:
             port = free_port()
             url = args.database_url or f"sqlite:///{tmp}/bench.sqlite"
@@ -335,16 +378,18 @@ def main() -> None:
         pause = f"{args.think_ms:.0f} ms think time" if args.think_ms else "no think time"
         print(f"{args.players} players, {args.seconds:.0f} s per phase, {pause}")
         try:
-            pid = process.pid if process is not None else None
+            pids = [process.pid] if process is not None else args.server_pid
             phases = [args.only] if args.only else ["healthz", "moves"]
             think = args.think_ms / 1000
             asyncio.run(
-                bench(port, args.players, args.seconds, args.warmup, pid, phases, think, args.runs)
+                bench(port, args.players, args.seconds, args.warmup, pids, phases, think, args.runs)
             )
         finally:
             if process is not None:
                 process.send_signal(signal.SIGINT)
                 process.wait(15)
+            if args.cluster:
+                subprocess.run([str(CLUSTER), "down", "--dir", str(cluster)], check=True)
 
 
 if __name__ == "__main__":

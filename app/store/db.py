@@ -4,6 +4,7 @@ applying the Alembic migrations."""
 from __future__ import annotations
 
 import logging
+import select
 import threading
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 # A Connection execution option: this transaction writes (SQLite takes the write lock at BEGIN).
@@ -40,8 +42,12 @@ def make_engine(url: str, *, background_checkpoints: bool = False, **options: An
     its commits leave the WAL's checkpoints to a Checkpointer (up to a backstop)."""
     url = normalise_url(url)
     if make_url(url).get_backend_name() != "sqlite":
-        options.setdefault("pool_pre_ping", True)
-        return create_engine(url, **options)
+        # A few more than the pool keeps, for a burst; beyond that a call waits its turn
+        # rather than open (and close again) a connection of its own.
+        options.setdefault("max_overflow", 2)
+        engine = create_engine(url, **options)
+        event.listen(engine, "checkout", _check_postgresql_connection)
+        return engine
     engine = create_engine(url, connect_args={"check_same_thread": False}, **options)
     checkpoint_pages = BACKSTOP_CHECKPOINT_PAGES if background_checkpoints else 1000
 
@@ -66,6 +72,24 @@ def make_engine(url: str, *, background_checkpoints: bool = False, **options: An
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
     return engine
+
+
+def _check_postgresql_connection(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+    """A pooled connection that the server has closed (a restart, an idle timeout) is
+    replaced before use, without a round trip for the others (pool_pre_ping's `SELECT`
+    was one of a move's six): an idle connection has nothing to read unless the server
+    said goodbye, so only then is it pinged."""
+    if dbapi_connection.closed:
+        raise DisconnectionError("closed")
+    readable, _, _ = select.select([dbapi_connection.fileno()], [], [], 0)
+    if not readable:
+        return
+    try:
+        dbapi_connection.autocommit = True  # no transaction for the ping
+        dbapi_connection.execute(";")  # also reads what the server said, if harmless
+        dbapi_connection.autocommit = False
+    except Exception as error:
+        raise DisconnectionError(str(error)) from error
 
 
 def is_sqlite(engine: Engine) -> bool:

@@ -485,11 +485,11 @@ class Store:
         with self._writing() as tx:
             self._ensure_player(tx, player_id)
             values = {f"new_{name}": getattr(prefs, name) for name in _PREFS}
-            tx.execute(self._sql.save_prefs, {"player_id": player_id, **values})
+            tx.write(self._sql.save_prefs, {"player_id": player_id, **values})
 
     def _ensure_player(self, tx: Transaction, player_id: str) -> None:
         defaults = Prefs()
-        tx.execute(
+        tx.write(
             self._sql.insert_player,
             {
                 "id": player_id,
@@ -517,7 +517,7 @@ class Store:
         with self._writing() as tx:
             self._ensure_player(tx, player_id)
             self._abandon(tx, player_id, moment)
-            tx.execute(
+            tx.write(
                 self._sql.insert_game,
                 {
                     "id": game_id,
@@ -552,9 +552,9 @@ class Store:
         ):
             if version == 0:
                 dropped = {"game_id": game_id, "new_status": DROPPED, "moment": None}
-                tx.execute(self._sql.finish, dropped)
+                tx.write(self._sql.finish, dropped)
                 continue
-            tx.execute(
+            tx.write(
                 self._sql.finish, {"game_id": game_id, "new_status": LOST, "moment": moment}
             )
             rules = parse_code(code).rules
@@ -575,17 +575,17 @@ class Store:
 
     def _count(self, tx: Transaction, player_id: str, game: Finished) -> None:
         """Fold a finished game into the player's statistics and bankroll."""
-        tx.execute(self._sql.lock_player, {"player_id": player_id})
+        tx.one_or_none(self._sql.lock_player, {"player_id": player_id})
         mode = dict(zip(MODE_COLUMNS, (player_id, *game.mode), strict=True))
         row = tx.one_or_none(self._sql.mode_stats, mode)
         before = ModeStats() if row is None else _figures(row)
         columns = before.after(game).columns()
-        tx.execute(
+        tx.write(
             self._sql.put_mode_stats,
             {**mode, **columns, **{f"new_{name}": value for name, value in columns.items()}},
         )
         if game.casino:
-            tx.execute(self._sql.add_to_bankroll, {"player_id": player_id, "score": game.score})
+            tx.write(self._sql.add_to_bankroll, {"player_id": player_id, "score": game.score})
 
     def stats(self, player_id: str) -> tuple[dict[Mode, ModeStats], Bankroll]:
         """The player's statistics per mode and their bankroll (a row per mode played)."""
@@ -623,7 +623,7 @@ class Store:
                 return stored
             moment = self.clock()
             seconds = row.seconds if row.paused else self._played(row, moment)
-            tx.execute(
+            tx.write(
                 self._sql.clock,
                 {
                     "game_id": game_id,
@@ -698,7 +698,7 @@ class Store:
             row = self._select(tx, player_id, game_id, lock=True)
             if row.version != version:
                 raise VersionConflict(row.version)
-            tx.execute(self._sql.count_hint, {"game_id": game_id})
+            tx.write(self._sql.count_hint, {"game_id": game_id})
             stored = self._stored(tx, row)
         stored.hints_used += 1
         return stored
@@ -803,8 +803,11 @@ class Store:
         if status != row.status:
             statement = self._sql.save_with_status
             values.update(new_status=status, new_finished_at=moment if won else None)
-        changed = tx.execute(statement, values)
-        if changed != 1:
+        # On PostgreSQL the count comes after the commit (None), but the game's row lock
+        # makes the version check certain, and the log's key (game, seq) refuses a second
+        # writer's entry, which rolls the whole transaction back.
+        changed = tx.write(statement, values)
+        if changed is not None and changed != 1:
             return False
         pushed = undo.pushed
         entries = []
@@ -827,7 +830,7 @@ class Store:
                 }
             )
         if len(entries) == 1:
-            tx.execute(self._sql.insert_actions, entries[0])
+            tx.write(self._sql.insert_actions, entries[0])
         elif entries:
             tx.execute_many(self._sql.insert_actions, entries)
         stored.status = status

@@ -6,11 +6,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from sqlalchemy.engine import make_url
 from starlette.staticfiles import StaticFiles
 
 from app.store import Store, make_engine, migrate
 from app.store.aio import AsyncStore
-from app.store.db import Checkpointer, is_sqlite
+from app.store.db import Checkpointer
 from app.web import api, messages, pages, solver_routes
 from app.web.errors import install_error_handlers, problem
 from app.web.identity import IdentityMiddleware, PlayerCookie
@@ -29,12 +30,14 @@ applied actions and, when sent, must be current (else 409). Errors are
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The whole app. Applies the database migrations before it returns."""
     settings = settings or Settings()
-    engine = make_engine(settings.resolved_database_url(), background_checkpoints=True)
-    migrate(engine)
-    sqlite = is_sqlite(engine)
+    url = settings.resolved_database_url()
+    sqlite = make_url(url).get_backend_name() == "sqlite"
     threads = settings.db_threads
     if threads is None:
         threads = 0 if sqlite else 8
+    pool = {} if sqlite else {"pool_size": settings.db_pool_size or max(threads, 1)}
+    engine = make_engine(url, background_checkpoints=True, **pool)
+    migrate(engine)
     store = AsyncStore(
         Store(engine, idle_limit=settings.idle_limit_seconds),
         threads=threads,

@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     """Worker threads for database calls; 0 runs them on the event loop. Unset: 0 on
     SQLite (its calls are short and take turns anyway; measured fastest, see
     bench/server.py) and 8 on PostgreSQL (whose calls wait on the network)."""
+    db_pool_size: int | None = None
+    """Connections each server keeps open to PostgreSQL. Unset: one per database thread,
+    so that no call waits for a connection and none is opened and closed per call."""
     allowed_origins: list[str] = []
     """Origins besides the server's own that may post (e.g. the public https origin
     behind a proxy that rewrites Host)."""
