@@ -96,6 +96,9 @@ def test_the_openapi_document_describes_the_api(fuzzed_app: FastAPI) -> None:
         "/api/games/{game_id}/tap",
         "/api/games/{game_id}/hint",
         "/api/games/{game_id}/winnable",
+        "/api/games/{game_id}/pause",
+        "/api/games/{game_id}/resume",
+        "/api/stats",
         "/api/deals/{code}",
         "/healthz",
     }
@@ -103,3 +106,4 @@ def test_the_openapi_document_describes_the_api(fuzzed_app: FastAPI) -> None:
     assert {"200", "400", "404", "409", "422"} <= set(moves["responses"])
     game = document["components"]["schemas"]["GameOut"]["properties"]
     assert {"id", "code", "version", "legal_moves", "summary", "pass"} <= set(game)
+    assert {"level", "result", "paused"} <= set(game)
