@@ -12,6 +12,8 @@ from seed_example import SEED_OPENING as SEED_OPENING
 
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
+# The sizes the board must fit: two phones, a tablet, a laptop.
+SIZES = [PHONE, {"width": 390, "height": 844}, {"width": 768, "height": 1024}, DESKTOP]
 
 
 def open_deal(page: Page, code: str) -> str:
@@ -101,19 +103,6 @@ def near_won_deck() -> list[str]:
     return [*reversed(reserve_top_first), "AC", *order[1:5], *order[18:]]
 
 
-LONG_RUN = ["QH", "JC", "TH", "9C", "8H", "7C", "6H", "5C", "4H", "3C", "2H", "AC"]
-
-
-def long_column_deck() -> list[str]:
-    """A deck whose reserve (top first: QH, JC … AC) builds a 13-card column on KS in t1."""
-    reserve = ["KD", *reversed(LONG_RUN)]
-    columns = ["KS", "2D", "3D", "4D"]
-    base = "9D"
-    used = {*reserve, *columns, base}
-    stock = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK" if rank + suit not in used]
-    return [*reserve, base, *columns, *stock]
-
-
 def watch_for_cascade(page: Page) -> None:
     """Note in window.sawCascade whether the win cascade layer ever appears."""
     page.evaluate(
@@ -157,3 +146,37 @@ def open_new_game(page: Page, preset: str, draw: str) -> Locator:
     dialog.get_by_label(preset).check()
     dialog.get_by_label(draw).check()
     return dialog
+
+
+def full_column_run() -> list[str]:
+    """All 52 cards as one column, top to bottom: K♠ Q♥ J♠ … A♥ K♣ … (down in alternating
+    colours, a king on an ace), each (rank, colour) twice: spades and hearts, then clubs
+    and diamonds."""
+    ranks = "A23456789TJQK"
+    run = []
+    for i in range(52):
+        rank = ranks[(12 - i) % 13]
+        black = i % 2 == 0
+        first = i < 26
+        run.append(rank + ("S" if first else "C") if black else rank + ("H" if first else "D"))
+    return run
+
+
+def full_column_deck() -> list[str]:
+    """The deck (dealing order) whose game, played by FULL_COLUMN_MOVES under draw 1,
+    builds full_column_run() in column 1: the run's first card is dealt to t1, the next 13
+    are the reserve (top first), then the base card, the other three columns and the stock
+    in order."""
+    run = full_column_run()
+    reserve = list(reversed(run[1:14]))  # d[12] is the reserve's top
+    return [*reserve, run[14], run[0], *run[15:18], *run[18:]]
+
+
+def full_column_moves() -> list[str]:
+    """Every card onto t1 in turn: the reserve, the base card back from its foundation,
+    the other columns, then each stock card drawn and played."""
+    run = full_column_run()
+    moves = [f"{name}-t1" for name in run[1:18]]
+    for name in run[18:]:
+        moves += ["draw", f"{name}-t1"]
+    return moves
