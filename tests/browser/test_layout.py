@@ -141,6 +141,14 @@ def test_a_full_column_of_52_cards_fits_every_screen(
         page.goto(f"/games/{gid}")
         _check_column_fits(page, size, 52)
         shot(page, f"{size['width']}x{size['height']}-13-full-column")
+        if size["width"] >= 700:
+            # The long position in words keeps to two lines until the player opens it.
+            summary = page.locator("#summary")
+            closed = box_of(summary)["height"]
+            assert closed < 3 * 16
+            page.locator("#summary-more").click()
+            expect(page.locator("#summary-more")).to_have_attribute("aria-expanded", "true")
+            assert box_of(summary)["height"] > 2 * closed
     finally:
         context.close()
 
