@@ -64,16 +64,25 @@
       const before = reducedMotion.matches ? null : cardPlaces();
       return htmx.ajax('POST', `/games/${gameId}/${action}`, {
         source: table, values: values || {}, swap: 'none',
-      }).then(() => settle(lastXhr ? lastXhr.status : 0), () => settle(0))
+      }).then(() => lastXhr ? lastXhr.status : 0, () => 0)
+        .then((status) => {
+          // The action's sound first: a winning move's tune follows it (settle).
+          if (action !== 'hint' && status !== 0) sound(actionSound(status, values));
+          return settle(status);
+        })
         .then((status) => {
           if (status === 200 && before) glide(before, values && values.move === 'draw');
-          if (action !== 'hint') sound(status === 200 ? (values && values.move === 'draw' ? 'draw' : 'move') : 'refused');
           restoreFocus(focus);
           return status;
         });
     };
     queue = queue.then(run, run);
     return queue;
+  }
+
+  function actionSound(status, values) {
+    if (status !== 200) return 'refused';
+    return values && values.move === 'draw' ? 'draw' : 'move';
   }
 
   function settle(status) {

@@ -17,6 +17,7 @@ from .board_helpers import (
     api_game,
     box_of,
     card,
+    near_won_deck,
     open_deal,
     overlap,
     wait_version,
@@ -235,6 +236,32 @@ def test_sound_is_off_at_first_then_remembered_and_plays_each_event(
         expect(again.locator("#sound")).to_have_attribute("aria-pressed", "true")
         again.locator("#sound").click()
         expect(again.locator("#sound")).to_have_attribute("aria-pressed", "false")
+    finally:
+        context.close()
+
+
+def test_a_win_plays_its_tune(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(base_url=base_url, viewport=DESKTOP, reduced_motion="reduce")
+    try:
+        context.add_init_script(RECORD_TONES)
+        context.add_init_script("localStorage.setItem('canfield.sound', 'on')")
+        page = context.new_page()
+        request = page.context.request
+        response = request.post(
+            "/api/games", data={"deck": near_won_deck(), "rules": {"preset": "app", "draw": 1}}
+        )
+        game = response.json()
+        while game["stock"] or len(game["waste"]) != 1:
+            to_foundation = [m for m in game["legal_moves"] if m.endswith("-f")]
+            response = request.post(
+                f"/api/games/{game['id']}/moves", data={"move": (to_foundation or ["draw"])[0]}
+            )
+            game = response.json()
+        page.goto(f"/games/{game['id']}")
+        expect(page.locator("#sound")).to_have_attribute("aria-pressed", "true")
+        card(page, "KS").click()
+        expect(page.locator(".win")).to_be_visible()
+        assert _tones(page)[-4:] == [523, 659, 784, 1047]
     finally:
         context.close()
 
