@@ -12,6 +12,10 @@ from seed_example import SEED_OPENING as SEED_OPENING
 
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
+PILES = [
+    "pile-stock", "pile-waste", "pile-reserve", "pile-fC", "pile-fD", "pile-fH", "pile-fS",
+    "pile-t1", "pile-t2", "pile-t3", "pile-t4",
+]  # fmt: skip
 # The sizes the board must fit: two phones, a tablet, a laptop.
 SIZES = [PHONE, {"width": 390, "height": 844}, {"width": 768, "height": 1024}, DESKTOP]
 
@@ -101,6 +105,38 @@ def near_won_deck() -> list[str]:
     order = [rank + suit for rank in ranks for suit in "CDHS"]  # AC AD AH AS 2C 2D …
     reserve_top_first = order[5:18]  # 2D … 5D
     return [*reversed(reserve_top_first), "AC", *order[1:5], *order[18:]]
+
+
+def near_won_game(page: Page) -> dict[str, Any]:
+    """A draw-1 game of near_won_deck(), played out through the API (the page's player)
+    but for its last card, the king of spades on the waste."""
+    request = page.context.request
+    response = request.post(
+        "/api/games", data={"deck": near_won_deck(), "rules": {"preset": "app", "draw": 1}}
+    )
+    assert response.status == 201, response.text()
+    game: dict[str, Any] = response.json()
+    while game["stock"] or len(game["waste"]) != 1:
+        to_foundation = [m for m in game["legal_moves"] if m.endswith("-f")]
+        response = request.post(
+            f"/api/games/{game['id']}/moves",
+            data={"move": (to_foundation or ["draw"])[0], "version": game["version"]},
+        )
+        assert response.status == 200, response.text()
+        game = response.json()
+    assert game["waste"] == ["KS"] and not game["won"]
+    return game
+
+
+def assert_piles_apart(page: Page, width: int) -> None:
+    """No two piles overlap, and every pile is inside the screen's width."""
+    boxes = {pile: box_of(page.locator(f"#{pile}")) for pile in PILES}
+    for i, a in enumerate(PILES):
+        for b in PILES[i + 1 :]:
+            assert not overlap(boxes[a], boxes[b]), (a, b)
+    for pile, box in boxes.items():
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, pile
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
 def watch_for_cascade(page: Page) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .board_helpers import DESKTOP, PHONE, SEED_CODE, near_won_deck, open_deal, wait_version
+from .board_helpers import DESKTOP, PHONE, SEED_CODE, near_won_game, open_deal, wait_version
 
 Shot = Callable[[Page, str], None]
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -62,18 +62,9 @@ def _audit(page: Page) -> list[dict[str, Any]]:
 
 
 def _won_game(page: Page) -> str:
-    request = page.context.request
-    response = request.post(
-        "/api/games", data={"deck": near_won_deck(), "rules": {"preset": "app", "draw": 1}}
-    )
-    game = response.json()
-    while not game["won"]:
-        to_foundation = [m for m in game["legal_moves"] if m.endswith("-f")]
-        response = request.post(
-            f"/api/games/{game['id']}/moves", data={"move": (to_foundation or ["draw"])[0]}
-        )
-        assert response.status == 200, response.text()
-        game = response.json()
+    game = near_won_game(page)
+    response = page.context.request.post(f"/api/games/{game['id']}/moves", data={"move": "KS-f"})
+    assert response.status == 200 and response.json()["won"], response.text()
     gid: str = game["id"]
     return gid
 

@@ -17,7 +17,7 @@ from .board_helpers import (
     api_game,
     box_of,
     card,
-    near_won_deck,
+    near_won_game,
     open_deal,
     overlap,
     wait_version,
@@ -75,46 +75,40 @@ def test_undo_is_off_at_the_undo_limit_and_says_so(page: Page) -> None:
     expect(undo).to_be_enabled()
 
 
-@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_every_pile_is_named_on_the_board(
-    browser: Browser, base_url: str, size: dict[str, int], shot: Shot
-) -> None:
-    context = browser.new_context(base_url=base_url, viewport=size, reduced_motion="reduce")
-    try:
-        page = context.new_page()
-        open_deal(page, SEED_CODE)
-        expect(page.locator("#pile-stock .caption")).to_have_text("Stock 34")
-        expect(page.locator("#pile-reserve .caption")).to_have_text("Reserve 13")
-        labels = page.locator(".row-label")
-        expect(labels.locator(".up")).to_have_text("Foundations, from 7")
-        expect(labels.locator(".down")).to_have_text("Columns")
-        # The labels sit where they name: the foundations' above the columns' cards, the
-        # reserve's under the reserve; none covers a card.
-        row = box_of(labels)
-        assert box_of(page.locator(".foundations"))["y"] < row["y"]
-        assert row["y"] + row["height"] <= box_of(page.locator("#pile-t1 .card"))["y"] + 1
-        for caption in page.locator(".caption").all():
-            for other in page.locator("#table .card").all():
-                assert not overlap(box_of(caption), box_of(other))
-        reserve = box_of(page.locator("#pile-reserve .caption"))
-        reserve_card = box_of(page.locator("#pile-reserve .card"))
-        assert (
-            abs(reserve["x"] + reserve["width"] / 2 - reserve_card["x"] - reserve_card["width"] / 2)
-            < 2
-        )
-        if size is DESKTOP:
-            # The room under the waste holds the rules at a glance, not a gap.
-            glance = page.locator(".glance")
-            expect(glance).to_be_visible()
-            expect(glance).to_contain_text("Build the columns down in alternating colours")
-            waste = box_of(page.locator("#pile-waste"))
-            box = box_of(glance)
-            assert box["x"] >= waste["x"] - 1 and box["y"] > waste["y"] + waste["height"]
-        else:
-            expect(page.locator(".glance")).to_be_hidden()
-        shot(page, f"{'phone' if size is PHONE else 'desktop'}-15-labels")
-    finally:
-        context.close()
+def test_every_pile_is_named_on_the_board(sized: Page, shot: Shot) -> None:
+    page = sized
+    size = page.viewport_size or DESKTOP
+    desktop = size["width"] >= 700
+    open_deal(page, SEED_CODE)
+    expect(page.locator("#pile-stock .caption")).to_have_text("Stock 34")
+    expect(page.locator("#pile-reserve .caption")).to_have_text("Reserve 13")
+    labels = page.locator(".row-label")
+    expect(labels.locator(".up")).to_have_text("Foundations, from 7")
+    expect(labels.locator(".down")).to_have_text("Columns")
+    # The labels sit where they name: the foundations' above the columns' cards, the
+    # reserve's under the reserve; none covers a card.
+    row = box_of(labels)
+    assert box_of(page.locator(".foundations"))["y"] < row["y"]
+    assert row["y"] + row["height"] <= box_of(page.locator("#pile-t1 .card"))["y"] + 1
+    for caption in page.locator(".caption").all():
+        for other in page.locator("#table .card").all():
+            assert not overlap(box_of(caption), box_of(other))
+    reserve = box_of(page.locator("#pile-reserve .caption"))
+    reserve_card = box_of(page.locator("#pile-reserve .card"))
+    assert (
+        abs(reserve["x"] + reserve["width"] / 2 - reserve_card["x"] - reserve_card["width"] / 2) < 2
+    )
+    if desktop:
+        # The room under the waste holds the rules at a glance, not a gap.
+        glance = page.locator(".glance")
+        expect(glance).to_be_visible()
+        expect(glance).to_contain_text("Build the columns down in alternating colours")
+        waste = box_of(page.locator("#pile-waste"))
+        box = box_of(glance)
+        assert box["x"] >= waste["x"] - 1 and box["y"] > waste["y"] + waste["height"]
+    else:
+        expect(page.locator(".glance")).to_be_hidden()
+    shot(page, f"{'desktop' if desktop else 'phone'}-15-labels")
 
 
 @pytest.mark.parametrize(
@@ -246,17 +240,7 @@ def test_a_win_plays_its_tune(browser: Browser, base_url: str) -> None:
         context.add_init_script(RECORD_TONES)
         context.add_init_script("localStorage.setItem('canfield.sound', 'on')")
         page = context.new_page()
-        request = page.context.request
-        response = request.post(
-            "/api/games", data={"deck": near_won_deck(), "rules": {"preset": "app", "draw": 1}}
-        )
-        game = response.json()
-        while game["stock"] or len(game["waste"]) != 1:
-            to_foundation = [m for m in game["legal_moves"] if m.endswith("-f")]
-            response = request.post(
-                f"/api/games/{game['id']}/moves", data={"move": (to_foundation or ["draw"])[0]}
-            )
-            game = response.json()
+        game = near_won_game(page)
         page.goto(f"/games/{game['id']}")
         expect(page.locator("#sound")).to_have_attribute("aria-pressed", "true")
         card(page, "KS").click()

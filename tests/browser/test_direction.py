@@ -4,38 +4,23 @@ as in English, and drag and the arrow keys follow what the player sees."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from .board_helpers import (
-    DESKTOP,
-    PHONE,
     SEED_CODE,
+    assert_piles_apart,
     box_of,
     card,
     in_pile,
     mouse_drag,
     open_deal,
-    overlap,
     wait_version,
 )
 
 Shot = Callable[[Page, str], None]
-PILES = [
-    "pile-stock", "pile-waste", "pile-reserve", "pile-fC", "pile-fD", "pile-fH", "pile-fS",
-    "pile-t1", "pile-t2", "pile-t3", "pile-t4",
-]  # fmt: skip
-
-
-@pytest.fixture(params=[PHONE, DESKTOP], ids=["phone", "desktop"])
-def sized(request: pytest.FixtureRequest, browser: Browser, base_url: str) -> Iterator[Page]:
-    context = browser.new_context(
-        base_url=base_url, viewport=request.param, reduced_motion="reduce"
-    )
-    yield context.new_page()
-    context.close()
 
 
 def _x(page: Page, pile: str) -> float:
@@ -74,14 +59,7 @@ def test_the_board_mirrors_right_to_left(sized: Page, direction: str, shot: Shot
     # The waste fans in the reading direction, its top card last.
     waste = page.locator("#pile-waste .card")
     assert (box_of(waste.last)["x"] < box_of(waste.first)["x"]) is rtl
-    # Nothing overlaps, nothing leaves the screen.
-    boxes = {pile: box_of(page.locator(f"#{pile}")) for pile in PILES}
-    for i, a in enumerate(PILES):
-        for b in PILES[i + 1 :]:
-            assert not overlap(boxes[a], boxes[b]), (a, b)
-    for pile, box in boxes.items():
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width, pile
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert_piles_apart(page, width)
     # A corner reads as in English (rank, then suit) and sits on the reading side, the
     # side of each fanned waste card that the next one leaves uncovered.
     corner = page.evaluate(

@@ -13,7 +13,7 @@ from .board_helpers import (
     api_game,
     card,
     in_pile,
-    near_won_deck,
+    near_won_game,
     open_deal,
     open_new_game,
     saw_cascade,
@@ -149,23 +149,9 @@ def test_the_share_link_deals_the_same_opening_as_a_new_game(
 
 
 def test_winning_shows_the_celebration_then_new_game_and_replay(page: Page, shot: Shot) -> None:
-    request = page.context.request
-    response = request.post(
-        "/api/games", data={"deck": near_won_deck(), "rules": {"preset": "app", "draw": 1}}
-    )
-    assert response.status == 201, response.text()
-    game = response.json()
+    # Played out through the API, all but the last card, then finished on the page.
+    game = near_won_game(page)
     gid, code = game["id"], game["code"]
-    # Play it out through the API, all but the last card, then finish on the page.
-    while game["stock"] or len(game["waste"]) != 1:
-        to_foundation = [m for m in game["legal_moves"] if m.endswith("-f")]
-        move = to_foundation[0] if to_foundation else "draw"
-        response = request.post(
-            f"/api/games/{gid}/moves", data={"move": move, "version": game["version"]}
-        )
-        assert response.status == 200, response.text()
-        game = response.json()
-    assert game["waste"] == ["KS"] and not game["won"]
     page.goto(f"/games/{gid}")
     expect(page.locator(".win")).to_have_count(0)
     watch_for_cascade(page)
@@ -245,17 +231,7 @@ def test_without_javascript_the_page_shows_the_position_and_its_forms_play(
 
 def test_with_reduced_motion_the_win_shows_at_once(page: Page) -> None:
     page.emulate_media(reduced_motion="reduce")
-    request = page.context.request
-    response = request.post(
-        "/api/games", data={"deck": near_won_deck(), "rules": {"preset": "app", "draw": 1}}
-    )
-    game = response.json()
-    while game["stock"] or len(game["waste"]) != 1:
-        to_foundation = [m for m in game["legal_moves"] if m.endswith("-f")]
-        response = request.post(
-            f"/api/games/{game['id']}/moves", data={"move": (to_foundation or ["draw"])[0]}
-        )
-        game = response.json()
+    game = near_won_game(page)
     page.goto(f"/games/{game['id']}")
     watch_for_cascade(page)
     card(page, "KS").click()

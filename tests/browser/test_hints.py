@@ -18,6 +18,7 @@ from app.solver.deals import winnable_numbers
 from .board_helpers import (
     DESKTOP,
     PHONE,
+    PILES,
     api_game,
     box_of,
     card,
@@ -27,10 +28,6 @@ from .board_helpers import (
 )
 
 Shot = Callable[[Page, str], None]
-PILES = [
-    "pile-stock", "pile-waste", "pile-reserve", "pile-fC", "pile-fD", "pile-fH", "pile-fS",
-    "pile-t1", "pile-t2", "pile-t3", "pile-t4",
-]  # fmt: skip
 
 
 def open_deck(page: Page, deck: list[str], rules: dict[str, Any]) -> str:
