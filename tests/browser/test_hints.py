@@ -158,7 +158,8 @@ def test_the_hint_button_and_switch_fit_the_layout(
         assert switch["height"] >= 20  # big enough to hit
         for pile in PILES:
             assert not overlap(switch, box_of(page.locator(f"#{pile}"))), pile
-        buttons = [box_of(page.locator(f"#{name}")) for name in ("undo", "hint", "share", "new")]
+        names = ("undo", "hint", "share", "new", "guide-button", "sound")
+        buttons = [box_of(page.locator(f"#{name}")) for name in names]
         stats = [box_of(stat) for stat in page.locator("#status .stat").all()]
         for thing in [switch, *buttons, *stats]:
             assert thing["x"] >= 0 and thing["x"] + thing["width"] <= width
