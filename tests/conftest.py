@@ -73,34 +73,16 @@ def postgres_server() -> Iterator[str]:
     port = free_port()
     _run(
         _as_postgres(
-            str(bin_dir / "initdb"),
-            "-D",
-            str(data),
-            "-U",
-            "postgres",
-            "-A",
-            "trust",
-            "-E",
-            "UTF8",
-            "--no-locale",
-            "--no-sync",
+            str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
+            "-E", "UTF8", "--no-locale", "--no-sync",
         )
     )
     # fsync off: a test cluster thrown away at the end needs no durability.
     options = f"-h 127.0.0.1 -p {port} -k {base} -F -c max_connections=200"
     _run(
         _as_postgres(
-            str(bin_dir / "pg_ctl"),
-            "-D",
-            str(data),
-            "-o",
-            options,
-            "-l",
-            str(base / "server.log"),
-            "-w",
-            "-t",
-            "60",
-            "start",
+            str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options,
+            "-l", str(base / "server.log"), "-w", "-t", "60", "start",
         )
     )
     url = f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
@@ -237,16 +219,8 @@ class ServerProcess:
         }
         env.pop("SECRET_KEY", None)  # the key is made once and kept in the data folder
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "app.cli",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-            ],
+            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port)],
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,

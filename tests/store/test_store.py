@@ -94,7 +94,9 @@ def test_the_seeds_moves_are_logged_in_order_with_their_times(store: Store, cloc
             select(actions.c.at).where(actions.c.game_id == stored.id).order_by(actions.c.seq)
         ).scalars()
         moments = [t if t.tzinfo else t.replace(tzinfo=UTC) for t in times]
-    assert moments == [datetime(2026, 1, 1, 12, 0, s, tzinfo=UTC) for s in (2, 4, 6)]
+    assert moments == [
+        datetime(2026, 1, 1, 12, 0, s, tzinfo=UTC) for s in (2, 4, 6)
+    ]
 
 
 def test_an_illegal_move_changes_nothing(store: Store) -> None:
@@ -260,10 +262,9 @@ def test_concurrent_actions_without_a_version_all_apply_in_some_order(store: Sto
     for thread in threads:
         thread.join()
     assert store.log(stored.id) == ["draw"] * 15
-    assert (
-        store.load_game("alice", stored.id).game.position
-        == store.replay("alice", stored.id).position
-    )
+    assert store.load_game("alice", stored.id).game.position == store.replay(
+        "alice", stored.id
+    ).position
 
 
 def test_sqlite_runs_in_wal_mode_with_its_safety_settings(tmp_path: Path) -> None:

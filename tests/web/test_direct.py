@@ -150,10 +150,9 @@ def test_another_method_is_refused_as_fastapi_refuses_it(
 
 
 def test_the_openapi_document_is_fastapi_s() -> None:
-    assert (
-        make_app(DirectRoute, our_errors=True).openapi()
-        == make_app(APIRoute, our_errors=True).openapi()
-    )
+    assert make_app(DirectRoute, our_errors=True).openapi() == make_app(
+        APIRoute, our_errors=True
+    ).openapi()
 
 
 async def takes_a_query(game_id: str, limit: int = 3) -> Response:

@@ -48,10 +48,8 @@ def test_migration_0002_keeps_every_row_and_fills_the_new_columns(databases: Dat
                 {"code": CODE},
             )
             connection.execute(
-                text(
-                    "INSERT INTO actions (game_id, seq, action, at) VALUES ('g', 1, 'draw', "
-                    "CURRENT_TIMESTAMP)"
-                )
+                text("INSERT INTO actions (game_id, seq, action, at) VALUES ('g', 1, 'draw', "
+                     "CURRENT_TIMESTAMP)")
             )
         migrate(engine)
         with engine.connect() as connection:

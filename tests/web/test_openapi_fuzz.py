@@ -45,7 +45,9 @@ def fuzzed_app(
         data,
         request.getfixturevalue("postgres_server") if request.param == "postgresql" else None,
     )
-    application = create_app(Settings(database_url=databases.new(), data_dir=data, secret_key="k"))
+    application = create_app(
+        Settings(database_url=databases.new(), data_dir=data, secret_key="k")
+    )
     yield application
     application.state.store.close()
     databases.drop_all()

@@ -12,19 +12,8 @@ from hypothesis import strategies as st
 
 SEED_CODE = "CF1-D3-AAAAAAAOEGYXXBLQBCLVSVVBKAUAXFBHCBYLVAMIYTIVUUAA"
 PILE_IDS = [
-    "pile-stock",
-    "pile-waste",
-    "pile-reserve",
-    "pile-fC",
-    "pile-fD",
-    "pile-fH",
-    "pile-fS",
-    "pile-t1",
-    "pile-t2",
-    "pile-t3",
-    "pile-t4",
-    "status",
-    "summary",
+    "pile-stock", "pile-waste", "pile-reserve", "pile-fC", "pile-fD", "pile-fH", "pile-fS",
+    "pile-t1", "pile-t2", "pile-t3", "pile-t4", "status", "summary",
 ]
 
 

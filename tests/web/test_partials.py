@@ -152,8 +152,7 @@ def test_a_partial_is_a_small_fraction_of_the_page(client: TestClient) -> None:
     for move in ("QC-t2", "8H-f", "KH-t4", "draw"):
         sizes[move] = len(post(client, game, "moves", move=move).content)
     sizes["undo"] = len(post(client, game, "undo").content)
-    print(
-        f"\nfull page {page} bytes; partials: "
-        + ", ".join(f"{move} {size} B ({size / page:.0%})" for move, size in sizes.items())
-    )
+    print(f"\nfull page {page} bytes; partials: " + ", ".join(
+        f"{move} {size} B ({size / page:.0%})" for move, size in sizes.items()
+    ))
     assert all(size < page / 2 for size in sizes.values())

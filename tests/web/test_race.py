@@ -81,7 +81,9 @@ def test_racing_clients_apply_each_action_once_or_get_409(
     assert conflicts, "the clients never collided; the race proved nothing"
     assert all("version" in body["detail"] for body in conflicts)
     # Every applied action made exactly one new version, and no version was made twice.
-    assert sorted(body["version"] for _, _, body in applied) == list(range(1, final["version"] + 1))
+    assert sorted(body["version"] for _, _, body in applied) == list(
+        range(1, final["version"] + 1)
+    )
     engine = make_engine(server_process.database_url)
     try:
         log = Store(engine).log(game["id"])
