@@ -1,7 +1,8 @@
 // The board's behaviour that htmx does not give us: every post carries the version,
 // taps, drag and drop (pointer events), keys, refusals (shake, fly back), share, the win,
-// hints and the "Still winnable?" check.
+// hints, the "Still winnable?" check, the Undo button's state, the guide key and sound.
 // htmx sends the posts and swaps the piles the server sends back (out of band).
+// Every word shown comes from the page (#board-text), in the player's language.
 (function () {
   'use strict';
 
@@ -15,6 +16,10 @@
   const DOUBLE_TAP_MS = 300;
 
   const byId = (id) => document.getElementById(id);
+  const TEXT = JSON.parse((byId('board-text') || {}).textContent || '{}');
+  /** A text of the page with its %(name)s placeholders filled in. */
+  const say = (key, values) => (TEXT[key] || '').replace(/%\((\w+)\)s/g, (all, name) => (
+    values && name in values ? String(values[name]) : all));
   const version = () => (byId('status') ? byId('status').dataset.version : '');
   const pileOf = (el) => (el ? el.closest('.pile') : null);
 
@@ -59,7 +64,12 @@
       const before = reducedMotion.matches ? null : cardPlaces();
       return htmx.ajax('POST', `/games/${gameId}/${action}`, {
         source: table, values: values || {}, swap: 'none',
-      }).then(() => settle(lastXhr ? lastXhr.status : 0), () => settle(0))
+      }).then(() => lastXhr ? lastXhr.status : 0, () => 0)
+        .then((status) => {
+          // The action's sound first: a winning move's tune follows it (settle).
+          if (action !== 'hint' && status !== 0) sound(actionSound(status, values));
+          return settle(status);
+        })
         .then((status) => {
           if (status === 200 && before) glide(before, values && values.move === 'draw');
           restoreFocus(focus);
@@ -70,15 +80,21 @@
     return queue;
   }
 
+  function actionSound(status, values) {
+    if (status !== 200) return 'refused';
+    return values && values.move === 'draw' ? 'draw' : 'move';
+  }
+
   function settle(status) {
     if (status === 409) {
       // Someone (another tab) moved since this page was drawn: show the game as it is.
       window.location.reload();
     } else if (status === 0) {
-      showMessage('The server did not answer. Check the connection and try again.');
+      showMessage(say('no_answer'));
+      sound('refused');
     } else if (status >= 400 && !answeredWithMessage) {
       // A refusal normally carries its reason in the message block; this is the fallback.
-      showMessage(status === 404 ? 'This game is not available any more.' : `The server refused that (${status}).`);
+      showMessage(status === 404 ? say('gone') : say('refused', { status }));
     } else if (status < 400) {
       if (!answeredWithMessage) hideMessage(); // a hint answers 200 with its message
       afterChange();
@@ -223,9 +239,31 @@
 
   function undo() {
     cancelPick();
+    const button = byId('undo');
+    if (button && button.disabled) {
+      // Nothing to take back: say why (nothing yet, the undo limit, a won game).
+      showMessage(byId('status') ? byId('status').dataset.undoNote : '');
+      sound('refused');
+      return Promise.resolve(422);
+    }
     return send('undo').then((s) => {
       if (s === 422) shake([...document.querySelectorAll('#undo')]);
     });
+  }
+
+  /** Undo is on only when something can be taken back; its description says why not,
+   * and the change is announced (the button is outside the redrawn blocks). */
+  function showUndoState() {
+    const button = byId('undo');
+    const status = byId('status');
+    if (!button || !status) return;
+    const off = status.dataset.undo === '0';
+    const note = status.dataset.undoNote || '';
+    const noteEl = byId('undo-note');
+    if (noteEl) noteEl.textContent = note;
+    if (off && !button.disabled && note) announce(note);
+    if (off && document.activeElement === button) table.querySelector('.pile [tabindex="0"]')?.focus();
+    button.disabled = off;
   }
 
   function hint() {
@@ -325,7 +363,7 @@
     cancelPick();
     picked = card.dataset.card;
     card.classList.add('picked');
-    announce(`Picked ${card.getAttribute('aria-label')}. Go to a column or foundation and press Enter; Escape cancels.`);
+    announce(say('picked', { card: card.getAttribute('aria-label') }));
   }
 
   function cancelPick() {
@@ -352,7 +390,7 @@
       }
       const target = targetOf(pile);
       if (!target) {
-        announce('Cards go to a column or a foundation. Escape cancels.');
+        announce(say('drop_where'));
         return;
       }
       const from = document.querySelector(`#table .card[data-card="${name}"]`);
@@ -436,7 +474,7 @@
     const key = event.key;
     if (key === 'Escape' && picked) {
       cancelPick();
-      announce('Cancelled.');
+      announce(say('cancelled'));
     } else if (key === 'd' || key === 'D') {
       cancelPick();
       send('moves', { move: 'draw' });
@@ -444,6 +482,9 @@
       undo();
     } else if ((key === 'h' || key === 'H') && byId('hint')) {
       hint();
+    } else if (key === '?' && byId('guide')) {
+      event.preventDefault();
+      byId('guide').showPopover();
     } else if (key.startsWith('Arrow')) {
       const from = onBoard(el) ? el : null;
       const next = from ? nearest(from, key) : table.querySelector('.pile [tabindex="0"]');
@@ -468,8 +509,8 @@
       const copied = navigator.clipboard && window.isSecureContext
         ? navigator.clipboard.writeText(url) : Promise.reject(new Error('no clipboard'));
       copied.then(
-        () => { note.textContent = 'Link copied: paste it anywhere.'; },
-        () => { note.textContent = 'Copy the selected link above.'; },
+        () => { note.textContent = say('copied'); },
+        () => { note.textContent = say('copy_by_hand'); },
       );
     });
     // Always leave the link selected, so copying by hand is one keystroke away.
@@ -482,16 +523,12 @@
 
   const winnableBox = byId('still-winnable');
   const verdict = byId('winnable');
-  const VERDICTS = {
-    off: 'Still winnable?', checking: 'Checking…', yes: 'Still winnable',
-    no: 'No longer winnable', unsure: 'Not sure',
-  };
   let askedVersion = null;
 
   function showVerdict(state) {
     if (!verdict) return;
     verdict.dataset.state = state;
-    verdict.textContent = VERDICTS[state];
+    verdict.textContent = say(`winnable_${state}`);
   }
 
   /** Ask whether the position shown can still be won (once per version); an answer
@@ -532,9 +569,11 @@
   /** A game that has just been won celebrates; one opened already won just says so. */
   function afterChange(opening) {
     checkWinnable(false);
+    showUndoState();
     const status = byId('status');
     if (!status || status.dataset.won !== 'true' || celebrated) return;
     celebrated = true;
+    if (!opening) sound('win');
     (opening ? Promise.resolve() : cascade()).then(() => {
       const shown = byId('status') && byId('status').querySelector('.win');
       if (shown) {
@@ -599,6 +638,84 @@
     const win = document.querySelector('.win.show');
     if (event.key === 'Escape' && win) win.classList.remove('show');
   });
+
+  // ---- the position in words: two lines on screen until the player opens it ----
+
+  const more = byId('summary-more');
+  if (more) {
+    more.addEventListener('click', () => {
+      const open = more.getAttribute('aria-expanded') !== 'true';
+      more.setAttribute('aria-expanded', open ? 'true' : 'false');
+      const summary = byId('summary');
+      if (summary) summary.classList.toggle('open', open);
+    });
+  }
+
+  // ---- sound: short tones made by Web Audio (no files), off until the player turns it on ----
+
+  const soundButton = byId('sound');
+  const menuSound = byId('menu-sound');
+  // [frequency in Hz, start in s, length in s, wave]
+  const TONES = {
+    move: [[660, 0, 0.07, 'triangle']],
+    draw: [[440, 0, 0.04, 'triangle'], [550, 0.05, 0.05, 'triangle']],
+    refused: [[180, 0, 0.14, 'square']],
+    win: [[523, 0, 0.12, 'triangle'], [659, 0.12, 0.12, 'triangle'], [784, 0.24, 0.12, 'triangle'],
+      [1047, 0.36, 0.35, 'triangle']],
+  };
+  let audio = null;
+
+  /** Whether the player turned the sound on (remembered for the player by the server). */
+  function soundOn() {
+    return table.dataset.sound === 'true';
+  }
+
+  /** Play one of TONES; a sound never holds up or breaks a move. */
+  function sound(name) {
+    if (!soundOn() || !window.AudioContext || !TONES[name]) return;
+    try {
+      audio = audio || new AudioContext();
+      if (audio.state === 'suspended') audio.resume();
+      const now = audio.currentTime;
+      TONES[name].forEach(([frequency, at, length, wave]) => {
+        const tone = audio.createOscillator();
+        const gain = audio.createGain();
+        tone.type = wave;
+        tone.frequency.value = frequency;
+        gain.gain.setValueAtTime(0.0001, now + at);
+        gain.gain.exponentialRampToValueAtTime(0.12, now + at + 0.01);
+        gain.gain.exponentialRampToValueAtTime(0.0001, now + at + length);
+        tone.connect(gain).connect(audio.destination);
+        tone.start(now + at);
+        tone.stop(now + at + length + 0.02);
+      });
+    } catch (e) { /* no sound, same game */ }
+  }
+
+  function showSoundState() {
+    const on = soundOn();
+    [soundButton, menuSound].forEach((button) => {
+      if (button) button.setAttribute('aria-pressed', on ? 'true' : 'false');
+    });
+    if (soundButton) soundButton.title = say(on ? 'sound_on' : 'sound_off');
+  }
+
+  function toggleSound() {
+    const on = !soundOn();
+    table.dataset.sound = on ? 'true' : 'false';
+    // Remembered for the player; the page goes on whatever the answer.
+    fetch('/prefs', {
+      method: 'POST', credentials: 'same-origin', body: new URLSearchParams({ sound: on }),
+    }).catch(() => {});
+    showSoundState();
+    announce(say(on ? 'sound_on' : 'sound_off'));
+    if (on) sound('move');
+  }
+
+  [soundButton, menuSound].forEach((button) => {
+    if (button) button.addEventListener('click', toggleSound);
+  });
+  showSoundState();
 
   afterChange(true);
 })();

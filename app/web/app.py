@@ -7,12 +7,13 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
-from starlette.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 
 from app.store import Store, make_engine, migrate
 from app.store.aio import AsyncStore
 from app.store.db import Checkpointer
 from app.web import api, messages, pages, solver_routes
+from app.web.assets import Assets, CachedStaticFiles
 from app.web.errors import install_error_handlers, problem
 from app.web.identity import IdentityMiddleware, PlayerCookie
 from app.web.render import Renderer
@@ -67,6 +68,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.renderer = Renderer(
         settings.templates_dir, idle_limit=settings.idle_limit_seconds
     )
+    # Pages name static files by content hash (`{{ asset("board.css") }}`): cached for good.
+    assets = Assets(settings.static_dir)
+    app.state.renderer.templates.env.globals["asset"] = assets.url
     install_error_handlers(app)
     # The busiest route first, answered directly; api.router's own route documents it.
     app.router.add_route(
@@ -81,7 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The process answers (Docker HEALTHCHECK)."""
         return {"status": "ok"}
 
-    app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
+    app.mount("/static", CachedStaticFiles(assets), "static")
     app.add_middleware(IdentityMiddleware, cookie=PlayerCookie(settings.resolved_secret_key()))
     app.add_middleware(
         SecurityMiddleware,
@@ -92,4 +96,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         too_large_message=messages.BODY_TOO_LARGE.format(limit=settings.max_body_bytes),
         not_json_message=messages.NOT_JSON,
     )
+    # Text answers (pages, partials, JSON, CSS, JS) compressed when the client accepts gzip.
+    app.add_middleware(GZipMiddleware, minimum_size=500)
     return app

@@ -120,12 +120,18 @@ async def page_hint(
 
 @pages.post("/prefs", status_code=204)
 async def save_prefs(
-    store: StoreDep, player: PlayerIdDep, still_winnable: Annotated[bool | None, Form()] = None
+    store: StoreDep,
+    player: PlayerIdDep,
+    still_winnable: Annotated[bool | None, Form()] = None,
+    sound: Annotated[bool | None, Form()] = None,
 ) -> Response:
-    """The page's own settings (the "Still winnable?" toggle); fields left out stay."""
+    """The page's own settings (the "Still winnable?" toggle, the menu's sound); fields
+    left out stay."""
     prefs = await store.run(Store.prefs, player)
     if still_winnable is not None:
         prefs = replace(prefs, still_winnable=still_winnable)
+    if sound is not None:
+        prefs = replace(prefs, sound=sound)
     await store.run(Store.save_prefs, player, prefs)
     return Response(status_code=204)
 

@@ -9,11 +9,20 @@ from playwright.sync_api import APIRequestContext, Locator, Page, expect
 
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
+PILES = [
+    "pile-stock", "pile-waste", "pile-reserve", "pile-fC", "pile-fD", "pile-fH", "pile-fS",
+    "pile-t1", "pile-t2", "pile-t3", "pile-t4",
+]  # fmt: skip
+# The sizes the board must fit: two phones, a tablet, a laptop.
+SIZES = [PHONE, {"width": 390, "height": 844}, {"width": 768, "height": 1024}, DESKTOP]
 
 
 def open_deal(page: Page, code: str) -> str:
-    """Start a new game of `code` through the share link; returns the game id."""
+    """Start a new game of `code` through the share link; returns the game id. During a
+    game in progress the link asks first (SPEC §10): the player agrees."""
     page.goto(f"/deal/{code}")
+    if not re.search(r"/games/[^/]+$", page.url):
+        page.locator("form[action^='/deal/'] button.primary").click()
     page.wait_for_url(re.compile(r"/games/[^/]+$"))
     expect(page.locator("#status")).to_have_attribute("data-version", "0")
     return game_id(page)
@@ -98,17 +107,20 @@ def near_won_deck() -> list[str]:
     return [*reversed(reserve_top_first), "AC", *order[1:5], *order[18:]]
 
 
-LONG_RUN = ["QH", "JC", "TH", "9C", "8H", "7C", "6H", "5C", "4H", "3C", "2H", "AC"]
+def near_won_game(page: Page) -> dict[str, Any]:
+    """`play_to_the_last_card` as the page's own player (its cookies)."""
+    return play_to_the_last_card(page.context.request)
 
 
-def long_column_deck() -> list[str]:
-    """A deck whose reserve (top first: QH, JC … AC) builds a 13-card column on KS in t1."""
-    reserve = ["KD", *reversed(LONG_RUN)]
-    columns = ["KS", "2D", "3D", "4D"]
-    base = "9D"
-    used = {*reserve, *columns, base}
-    stock = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK" if rank + suit not in used]
-    return [*reserve, base, *columns, *stock]
+def assert_piles_apart(page: Page, width: int) -> None:
+    """No two piles overlap, and every pile is inside the screen's width."""
+    boxes = {pile: box_of(page.locator(f"#{pile}")) for pile in PILES}
+    for i, a in enumerate(PILES):
+        for b in PILES[i + 1 :]:
+            assert not overlap(boxes[a], boxes[b]), (a, b)
+    for pile, box in boxes.items():
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, pile
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
 def watch_for_cascade(page: Page) -> None:
@@ -191,3 +203,37 @@ def open_new_game(page: Page, preset: str, draw: str) -> Locator:
     dialog.get_by_label(preset).check()
     dialog.get_by_label(draw).check()
     return dialog
+
+
+def full_column_run() -> list[str]:
+    """All 52 cards as one column, top to bottom: K♠ Q♥ J♠ … A♥ K♣ … (down in alternating
+    colours, a king on an ace), each (rank, colour) twice: spades and hearts, then clubs
+    and diamonds."""
+    ranks = "A23456789TJQK"
+    run = []
+    for i in range(52):
+        rank = ranks[(12 - i) % 13]
+        black = i % 2 == 0
+        first = i < 26
+        run.append(rank + ("S" if first else "C") if black else rank + ("H" if first else "D"))
+    return run
+
+
+def full_column_deck() -> list[str]:
+    """The deck (dealing order) whose game, played by FULL_COLUMN_MOVES under draw 1,
+    builds full_column_run() in column 1: the run's first card is dealt to t1, the next 13
+    are the reserve (top first), then the base card, the other three columns and the stock
+    in order."""
+    run = full_column_run()
+    reserve = list(reversed(run[1:14]))  # d[12] is the reserve's top
+    return [*reserve, run[14], run[0], *run[15:18], *run[18:]]
+
+
+def full_column_moves() -> list[str]:
+    """Every card onto t1 in turn: the reserve, the base card back from its foundation,
+    the other columns, then each stock card drawn and played."""
+    run = full_column_run()
+    moves = [f"{name}-t1" for name in run[1:18]]
+    for name in run[18:]:
+        moves += ["draw", f"{name}-t1"]
+    return moves

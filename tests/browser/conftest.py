@@ -112,6 +112,16 @@ def shot() -> Callable[[Page, str], None]:
     return take
 
 
+@pytest.fixture(params=[PHONE, DESKTOP], ids=["phone", "desktop"])
+def sized(request: pytest.FixtureRequest, browser: Browser, base_url: str) -> Iterator[Page]:
+    """A page at phone and at desktop size, measured at rest (no gliding cards)."""
+    context = browser.new_context(
+        base_url=base_url, viewport=request.param, reduced_motion="reduce"
+    )
+    yield context.new_page()
+    context.close()
+
+
 @pytest.fixture
 def phone(browser: Browser, base_url: str) -> Iterator[Page]:
     """A 360×640 touch phone."""

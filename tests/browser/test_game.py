@@ -94,8 +94,11 @@ def test_undo_with_the_button_and_ctrl_z(page: Page) -> None:
     expect(page.locator("#summary")).to_have_text(SEED_OPENING)
     game = api_game(page, gid)
     assert (game["moves"], game["undo_available"], game["score"]) == (0, 0, 0)
-    page.locator("#undo").click()  # nothing left to undo: refused, nothing changes
-    expect(page.locator("#message")).not_to_be_empty()
+    # Nothing left to undo: the button is off and says why; U says it too, nothing changes.
+    expect(page.locator("#undo")).to_be_disabled()
+    expect(page.locator("#undo")).to_have_accessible_description("Nothing to undo yet.")
+    page.keyboard.press("u")
+    expect(page.locator("#message")).to_have_text("Nothing to undo yet.")
     assert api_game(page, gid)["version"] == 6
 
 

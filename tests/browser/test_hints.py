@@ -18,6 +18,7 @@ from tests.shared import SPOIL_DECK, SPOIL_RULES
 from .board_helpers import (
     DESKTOP,
     PHONE,
+    PILES,
     api_game,
     box_of,
     card,
@@ -27,10 +28,6 @@ from .board_helpers import (
 )
 
 Shot = Callable[[Page, str], None]
-PILES = [
-    "pile-stock", "pile-waste", "pile-reserve", "pile-fC", "pile-fD", "pile-fH", "pile-fS",
-    "pile-t1", "pile-t2", "pile-t3", "pile-t4",
-]  # fmt: skip
 
 
 def open_deck(page: Page, deck: list[str], rules: dict[str, Any]) -> str:
@@ -161,7 +158,8 @@ def test_the_hint_button_and_switch_fit_the_layout(
         assert switch["height"] >= 20  # big enough to hit
         for pile in PILES:
             assert not overlap(switch, box_of(page.locator(f"#{pile}"))), pile
-        buttons = [box_of(page.locator(f"#{name}")) for name in ("undo", "hint", "share", "new")]
+        names = ("undo", "hint", "share", "new", "guide-button", "sound")
+        buttons = [box_of(page.locator(f"#{name}")) for name in names]
         stats = [box_of(stat) for stat in page.locator("#status .stat").all()]
         for thing in [switch, *buttons, *stats]:
             assert thing["x"] >= 0 and thing["x"] + thing["width"] <= width

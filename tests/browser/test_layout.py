@@ -1,11 +1,10 @@
-"""The board's layout on a phone and a desktop: nothing overlaps or overflows, long
-columns squeeze to fit, and the page keeps to its CSP (no inline script or style)."""
+"""The board's layout on a phone and a desktop: nothing overlaps or overflows, a column of
+any length (up to all 52 cards) fits every screen with each corner readable, and the page
+keeps to its CSP (no inline script or style)."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -14,31 +13,16 @@ from tests.shared import SEED_CODE
 
 from .board_helpers import (
     DESKTOP,
-    LONG_RUN,
     PHONE,
+    SIZES,
+    assert_piles_apart,
     box_of,
-    long_column_deck,
+    full_column_deck,
+    full_column_moves,
     open_deal,
-    overlap,
 )
 
 Shot = Callable[[Page, str], None]
-PILES = [
-    "pile-stock", "pile-waste", "pile-reserve", "pile-fC", "pile-fD", "pile-fH", "pile-fS",
-    "pile-t1", "pile-t2", "pile-t3", "pile-t4",
-]  # fmt: skip
-
-
-def _long_column_game(page: Page) -> str:
-    request = page.context.request
-    response = request.post("/api/games", data={"deck": long_column_deck(), "rules": {}})
-    assert response.status == 201, response.text()
-    game: dict[str, Any] = response.json()
-    for name in LONG_RUN:
-        response = request.post(f"/api/games/{game['id']}/moves", data={"move": f"{name}-t1"})
-        assert response.status == 200, response.text()
-    gid: str = game["id"]
-    return gid
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -55,19 +39,13 @@ def test_piles_do_not_overlap_and_nothing_overflows(
         open_deal(page, SEED_CODE)
         page.locator("#pile-stock button").click()  # a fanned waste too
         expect(page.locator("#status")).to_have_attribute("data-version", "1")
-        boxes = {pile: box_of(page.locator(f"#{pile}")) for pile in PILES}
-        for i, a in enumerate(PILES):
-            for b in PILES[i + 1 :]:
-                assert not overlap(boxes[a], boxes[b]), (a, b)
-        for pile, box in boxes.items():
-            assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], pile
-        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        assert_piles_apart(page, size["width"])
         # The fanned waste shows three cards side by side, the top one whole.
         waste = page.locator("#pile-waste .card")
         expect(waste).to_have_count(3)
         first, top = waste.first.bounding_box(), waste.last.bounding_box()
         assert first and top and top["x"] > first["x"] + 10
-        waste_box = boxes["pile-waste"]
+        waste_box = box_of(page.locator("#pile-waste"))
         assert top["x"] + top["width"] <= waste_box["x"] + waste_box["width"] + 1
         # Corners are big enough to read: a rank glyph of at least 18 px on a phone.
         corner = page.evaluate(
@@ -83,32 +61,110 @@ def test_piles_do_not_overlap_and_nothing_overflows(
         context.close()
 
 
-@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_a_long_column_squeezes_to_fit_the_screen(
+# How each card of column 1 shows: its strip (the part not covered by the next card of
+# the same track), the corner's font size and the width its rank and suit need.
+CARD_STRIPS = """() => {
+    const cards = [...document.querySelectorAll('#pile-t1 .card')];
+    const canvas = document.createElement('canvas').getContext('2d');
+    return cards.map((el, i) => {
+        const box = el.getBoundingClientRect();
+        const next = cards[i + 1] && cards[i + 1].getBoundingClientRect();
+        const covered = next && Math.abs(next.left - box.left) < 1 && next.top > box.top;
+        const face = getComputedStyle(el, '::before');
+        canvas.font = `${face.fontWeight} ${face.fontSize} ${face.fontFamily}`;
+        canvas.letterSpacing = face.letterSpacing;
+        const corner = face.content.replace(/"/g, '').replace(/ /g, '');
+        return {
+            card: el.dataset.card, left: box.left, right: box.right, top: box.top,
+            bottom: covered ? next.top : box.bottom,
+            shown: (covered ? next.top : box.bottom) - box.top,
+            font: parseFloat(face.fontSize), corner,
+            needs: canvas.measureText(corner).width + parseFloat(face.paddingLeft)
+                + parseFloat(face.paddingRight),
+        };
+    });
+}"""
+
+
+def _column_game(page: Page, moves: list[str]) -> str:
+    """A draw-1 game of full_column_deck() after `moves` (the page's own player)."""
+    request = page.context.request
+    response = request.post("/api/games", data={"deck": full_column_deck(), "rules": {"draw": 1}})
+    assert response.status == 201, response.text()
+    gid: str = response.json()["id"]
+    for move in moves:
+        response = request.post(f"/api/games/{gid}/moves", data={"move": move})
+        assert response.status == 200, response.text()
+    return gid
+
+
+def _check_column_fits(page: Page, size: dict[str, int], length: int) -> None:
+    """Column 1 holds `length` cards, all inside the screen, above the phone's bar of
+    actions and the summary, within its own pile's width, each corner readable whole."""
+    expect(page.locator("#pile-t1 .card")).to_have_count(length)
+    strips = page.evaluate(CARD_STRIPS)
+    limit = float(size["height"])
+    for below in (".actions", "#summary"):
+        box = page.locator(below).bounding_box()
+        if box and box["height"] > 2 and box["y"] > size["height"] / 2:
+            limit = min(limit, box["y"])
+    pile = box_of(page.locator("#pile-t1"))
+    for strip in strips:
+        where = (length, strip["card"], size)
+        assert strip["top"] >= 0 and strip["bottom"] <= limit + 0.5, where
+        assert pile["x"] - 0.5 <= strip["left"], where
+        assert strip["right"] <= pile["x"] + pile["width"] + 0.5, where
+        assert strip["font"] >= 11, where  # a rank and suit of 11 px or more
+        assert strip["shown"] >= strip["font"] - 0.5, where  # the corner is not cut
+        assert strip["needs"] <= strip["right"] - strip["left"] + 0.5, where  # nor clipped
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    assert page.evaluate("document.documentElement.scrollHeight") <= size["height"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{s['width']}x{s['height']}" for s in SIZES])
+def test_a_full_column_of_52_cards_fits_every_screen(
     browser: Browser, base_url: str, size: dict[str, int], shot: Shot
 ) -> None:
-    context = browser.new_context(base_url=base_url, viewport=size)
+    context = browser.new_context(base_url=base_url, viewport=size, reduced_motion="reduce")
     try:
         page = context.new_page()
-        gid = _long_column_game(page)
+        gid = _column_game(page, full_column_moves())
         page.goto(f"/games/{gid}")
-        cards = page.locator("#pile-t1 .card")
-        expect(cards).to_have_count(13)
-        tops = [box["y"] for box in (cards.nth(i).bounding_box() for i in range(13)) if box]
-        steps = [b - a for a, b in itertools.pairwise(tops)]
-        assert min(steps) >= 14  # every card still shows its rank
-        last = cards.last.bounding_box()
-        assert last
-        bottom = last["y"] + last["height"]
-        # It ends above whatever comes below the board: the phone's bottom bar of actions,
-        # or the position in words on a desktop.
-        limit = float(size["height"])
-        for below in (".actions", "#summary"):
-            box = page.locator(below).bounding_box()
-            if box and box["height"] > 2 and box["y"] > size["height"] / 2:
-                limit = min(limit, box["y"])
-        assert bottom <= limit
-        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
-        shot(page, f"{'phone' if size is PHONE else 'desktop'}-10-long-column")
+        _check_column_fits(page, size, 52)
+        shot(page, f"{size['width']}x{size['height']}-13-full-column")
+        if size["width"] >= 700:
+            # The long position in words keeps to two lines until the player opens it.
+            summary = page.locator("#summary")
+            closed = box_of(summary)["height"]
+            assert closed < 3 * 16
+            page.locator("#summary-more").click()
+            expect(page.locator("#summary-more")).to_have_attribute("aria-expanded", "true")
+            assert box_of(summary)["height"] > 2 * closed
+    finally:
+        context.close()
+
+
+def test_a_column_stays_readable_at_every_length_as_it_grows(
+    browser: Browser, base_url: str, shot: Shot
+) -> None:
+    """On the smallest phone, at each length where the layout changes (and between)."""
+    context = browser.new_context(base_url=base_url, viewport=PHONE, reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        moves = full_column_moves()
+        gid = _column_game(page, [])
+        played = 0
+        for length in (6, 12, 13, 18, 26, 32, 33, 40, 47, 52):
+            # Column 1 holds 1 card, then one more per reserve/foundation/column move (17
+            # of them), then one per two stock moves (draw, play).
+            wanted = length - 1 if length <= 18 else 17 + 2 * (length - 18)
+            for move in moves[played:wanted]:
+                response = page.context.request.post(f"/api/games/{gid}/moves", data={"move": move})
+                assert response.status == 200, response.text()
+            played = wanted
+            page.goto(f"/games/{gid}")
+            _check_column_fits(page, PHONE, length)
+            if length in (12, 13, 33):
+                shot(page, f"phone-14-column-of-{length}")
     finally:
         context.close()
