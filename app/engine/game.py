@@ -65,8 +65,9 @@ class Game:
     def legal_moves(self) -> list[Move]:
         return legal_moves(self.position, self.rules)
 
-    def summary(self) -> str:
-        return summary(self.position)
+    def summary(self, language: str = "en") -> str:
+        """The position in words, in `language` (SPEC §6, §11)."""
+        return summary(self.position, language)
 
     def play(self, move: Move | str) -> Move:
         """Apply a move; raises InvalidMoveError or IllegalMoveError and changes nothing."""
