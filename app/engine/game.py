@@ -9,6 +9,7 @@ from typing import Any
 from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.errors import IllegalMoveError, InvalidMoveError
+from app.engine.refusals import Refusal, Why
 from app.engine.moves import Move
 from app.engine.position import Position, apply_move, legal_moves
 from app.engine.rules import Rules
@@ -89,9 +90,9 @@ class Game:
     def undo(self) -> None:
         """Take back the last kept action; raises IllegalMoveError when there is none."""
         if self.won:
-            raise IllegalMoveError("the game is won")
+            raise IllegalMoveError(Refusal(Why.GAME_WON))
         if not self._undo:
-            raise IllegalMoveError("there is nothing to undo")
+            raise IllegalMoveError(Refusal(Why.NOTHING_TO_UNDO))
         self.position, self.points = self._undo.pop()
         self.moves += 1 if self.scoring.undo_counts_as_move else -1
         self.actions.append(UNDO)
@@ -103,12 +104,12 @@ class Game:
         if isinstance(card, str):
             card = Card.parse(card)
         if self.won:
-            raise IllegalMoveError("the game is won")
+            raise IllegalMoveError(Refusal(Why.GAME_WON))
         move = resolve_tap(
             self.position, self.rules, card, double_click=double_click, double=double
         )
         if move is None:
-            raise IllegalMoveError(f"{card} has no move")
+            raise IllegalMoveError(Refusal(Why.NO_MOVE_FOR_TAP, (card,)))
         return move
 
     def tap(self, card: Card | str, *, double_click: bool = True, double: bool = False) -> Move:
