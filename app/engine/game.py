@@ -9,9 +9,9 @@ from typing import Any
 from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.errors import IllegalMoveError, InvalidMoveError
-from app.engine.refusals import Refusal, Why
 from app.engine.moves import Move
 from app.engine.position import Position, apply_move, legal_moves
+from app.engine.refusals import Refusal, Why
 from app.engine.rules import Rules
 from app.engine.scoring import SCORING_SYSTEMS, Scoring
 from app.engine.summary import summary

@@ -97,9 +97,7 @@ ENGLISH: dict[Why, Callable[[Refusal], str]] = {
     Why.DOES_NOT_FIT: lambda r: (
         f"{_with_article(_first(r))} cannot go on {_with_article(_second(r))}"
     ),
-    Why.EMPTY_COLUMN_TAKES_WASTE: lambda r: (
-        "an empty column takes only the top card of the waste"
-    ),
+    Why.EMPTY_COLUMN_TAKES_WASTE: lambda r: "an empty column takes only the top card of the waste",
     Why.NOTHING_TO_UNDO: lambda r: "there is nothing to undo",
     Why.NO_MOVE_FOR_TAP: lambda r: f"{_first(r)} has no move",
 }

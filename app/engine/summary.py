@@ -129,7 +129,9 @@ def summary(position: Position, language: str = "en") -> str:
         rank=rank_words(position.start_rank, language), foundations=", ".join(foundations)
     )
     columns = "; ".join(
-        words.column.format(number=i, cards=", ".join(card_words(card, language) for card in column))
+        words.column.format(
+            number=i, cards=", ".join(card_words(card, language) for card in column)
+        )
         if column
         else words.column_empty.format(number=i)
         for i, column in enumerate(position.tableau, start=1)

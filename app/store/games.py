@@ -45,13 +45,14 @@ class VersionConflict(Exception):
 @dataclass(frozen=True, slots=True)
 class Prefs:
     """A player's choices: the New game dialog's rules, the tap setting and "Winnable
-    deals only", and the page's "Still winnable?" toggle."""
+    deals only", the page's "Still winnable?" toggle and its language switch."""
 
     double_click: bool = True
     preset: str = "app"
     draw: int = 3
     winnable_only: bool = False
     still_winnable: bool = False
+    lang: str | None = None  # the language switch's choice (SPEC §11); None: not chosen
 
 
 @dataclass(slots=True)

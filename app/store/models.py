@@ -53,6 +53,8 @@ class Player(Base):
     # Added by migration 0002: defaults on the database fill the rows that were there.
     winnable_only: Mapped[bool] = mapped_column(server_default=false())
     still_winnable: Mapped[bool] = mapped_column(server_default=false())
+    # Added by migration 0003_language: the saved language, NULL when none was chosen.
+    lang: Mapped[str | None] = mapped_column(String(8))
 
 
 class GameRow(Base):

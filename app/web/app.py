@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
 from fastapi import FastAPI
 from starlette.staticfiles import StaticFiles
@@ -14,6 +15,7 @@ from app.store.db import Checkpointer, is_sqlite
 from app.web import api, messages, pages, solver_routes
 from app.web.errors import install_error_handlers, problem
 from app.web.identity import IdentityMiddleware, PlayerCookie
+from app.web.language import LanguageMiddleware
 from app.web.render import Renderer
 from app.web.security import SecurityMiddleware
 from app.web.settings import Settings
@@ -73,14 +75,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok"}
 
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
-    app.add_middleware(IdentityMiddleware, cookie=PlayerCookie(settings.resolved_secret_key()))
+    cookie = PlayerCookie(settings.resolved_secret_key())
+    app.add_middleware(IdentityMiddleware, cookie=cookie)
     app.add_middleware(
         SecurityMiddleware,
         allowed_origins=settings.allowed_origins,
         max_body_bytes=settings.max_body_bytes,
         refuse=problem,
-        cross_site_message=messages.CROSS_SITE,
-        too_large_message=messages.BODY_TOO_LARGE.format(limit=settings.max_body_bytes),
-        not_json_message=messages.NOT_JSON,
+        cross_site_message=messages.cross_site,
+        too_large_message=partial(messages.body_too_large, settings.max_body_bytes),
+        not_json_message=messages.not_json,
     )
+    # Outermost: every answer, the security middleware's refusals too, speaks the language.
+    app.add_middleware(LanguageMiddleware, cookie=cookie)
     return app

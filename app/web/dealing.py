@@ -17,6 +17,6 @@ async def winnable_code(player: Player, computer: ComputerPlayer, rules: Rules) 
     try:
         return await computer.winnable_deal(rules, await player.played_numbers())
     except NoWinnableDeal as error:
-        raise HTTPException(503, messages.NO_WINNABLE_DEAL) from error
+        raise HTTPException(503, messages.no_winnable_deal()) from error
     except ComputerBusy as error:
-        raise HTTPException(503, messages.COMPUTER_BUSY) from error
+        raise HTTPException(503, messages.computer_busy()) from error

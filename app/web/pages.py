@@ -16,6 +16,7 @@ from app.web import messages
 from app.web.dealing import winnable_code
 from app.web.deps import ComputerDep, GameDep, Player, PlayerDep, RendererDep
 from app.web.errors import engine_status, sentence
+from app.web.errors import reason as engine_reason
 from app.web.render import VARY, Renderer, is_htmx
 from app.web.schemas import random_deal, rules_from
 
@@ -111,10 +112,10 @@ async def _act(
     except (EngineError, VersionConflict) as error:
         if isinstance(error, VersionConflict):
             status_code = 409
-            reason = messages.STALE_VERSION.format(current=error.current)
+            reason = messages.stale_version(error.current)
         else:
             status_code = engine_status(error)
-            reason = sentence(str(error))
+            reason = sentence(engine_reason(error))
         if htmx:
             return render.message(request, reason, status_code)
         current = await player.game(game_id)

@@ -39,6 +39,10 @@ class Renderer:
         )
         env.globals["language"] = i18n.current
         env.globals["direction"] = i18n.direction
+        # Numbers and times as the player's language writes them: {{ number(game.score) }}.
+        env.globals["number"] = i18n.number
+        env.globals["percent"] = i18n.percent
+        env.globals["duration"] = i18n.duration
         self.templates = Jinja2Blocks(env=env)
 
     def _context(

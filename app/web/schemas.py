@@ -36,14 +36,14 @@ class NewGame(Body):
     def winnable_rules(self) -> Rules:
         """The rules a winnable deal is wanted for; raises InvalidRulesError with a code or deck."""
         if self.code is not None or self.deck is not None:
-            raise InvalidRulesError(messages.WINNABLE_WITH_DEAL)
+            raise InvalidRulesError(messages.winnable_with_deal())
         return rules_from(self.preset, self.draw, self.rules)
 
     def deal_code(self) -> DealCode:
         """The deal this asks for; raises EngineError (or InvalidRulesError) with the reason."""
         if self.code is not None:
             if (self.preset, self.draw, self.rules, self.deck) != (None, None, None, None):
-                raise InvalidRulesError(messages.CODE_AND_OPTIONS)
+                raise InvalidRulesError(messages.code_and_options())
             return DealCode.parse(self.code)
         rules = rules_from(self.preset, self.draw, self.rules)
         if self.deck is not None:
@@ -58,15 +58,11 @@ def rules_from(
     merged = dict(options or {})
     if preset is not None:
         if merged.get("preset", preset) != preset:
-            raise InvalidRulesError(
-                messages.PRESET_CONFLICT.format(outer=preset, inner=merged["preset"])
-            )
+            raise InvalidRulesError(messages.preset_conflict(preset, merged["preset"]))
         merged["preset"] = preset
     if draw is not None:
         if merged.get("draw", draw) != draw:
-            raise InvalidRulesError(
-                messages.DRAW_CONFLICT.format(outer=draw, inner=merged["draw"])
-            )
+            raise InvalidRulesError(messages.draw_conflict(draw, merged["draw"]))
         merged["draw"] = draw
     return Rules.from_dict(merged)
 

@@ -11,9 +11,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Form, Request, Response
 from starlette.exceptions import HTTPException
 
-from app.engine import FOUNDATION, Game, Move
+from app.engine import Game, Move
+from app.i18n import wording
 from app.store import StoredGame, VersionConflict
-from app.web import messages
+from app.web import language, messages
 from app.web.api import ACTION_ERRORS, JSONBytes
 from app.web.computer import ComputerBusy, ComputerPlayer, HintAnswer
 from app.web.deps import ComputerDep, Player, PlayerDep, RendererDep
@@ -54,17 +55,10 @@ class GivenHint:
 
 
 def hint_text(answer: HintAnswer, game: Game) -> str:
-    """The hint in words: the move spelt out, or the solver's reason when there is none."""
+    """The hint in words, in the player's language: the move spelt out, or why none."""
     if answer.move is None:
-        return sentence(answer.message)
-    move = Move.parse(answer.move)
-    if move.card is None:
-        return messages.HINT_DRAW if game.position.stock else messages.HINT_TURN_OVER
-    if move.target == FOUNDATION:
-        where = messages.HINT_TO_FOUNDATION
-    else:
-        where = messages.HINT_TO_COLUMN.format(number=move.target + 1)
-    return messages.HINT_MOVE.format(card=move.card.name, where=where, move=answer.move)
+        return wording.no_hint(answer.why, answer.undo, game.undo_available)
+    return wording.hint_move(Move.parse(answer.move), bool(game.position.stock))
 
 
 async def give_hint(
@@ -80,11 +74,11 @@ async def give_hint(
     if version is not None and version != stored.version:
         raise VersionConflict(stored.version)
     if stored.game.won:
-        raise HTTPException(422, messages.GAME_WON_NO_HINT)
+        raise HTTPException(422, wording.no_hint("won", None, 0))
     try:
         answer = await computer.hint(stored.code, log)
     except ComputerBusy as error:
-        raise HTTPException(503, messages.COMPUTER_BUSY) from error
+        raise HTTPException(503, messages.computer_busy()) from error
     counted = await player.record_hint(game_id, version=stored.version)
     return GivenHint(answer, hint_text(answer, stored.game), counted)
 
@@ -146,7 +140,7 @@ async def page_hint(
         given = await give_hint(player, computer, game_id, version)
     except (VersionConflict, HTTPException) as error:
         if isinstance(error, VersionConflict):
-            status_code, reason = 409, messages.STALE_VERSION.format(current=error.current)
+            status_code, reason = 409, messages.stale_version(error.current)
         else:
             status_code, reason = error.status_code, sentence(http_message(error, request))
         if htmx:
@@ -163,13 +157,21 @@ async def page_hint(
 
 @pages.post("/prefs", status_code=204)
 async def save_prefs(
-    player: PlayerDep, still_winnable: Annotated[bool | None, Form()] = None
+    request: Request,
+    player: PlayerDep,
+    still_winnable: Annotated[bool | None, Form()] = None,
+    lang: Annotated[str | None, Form()] = None,
 ) -> Response:
-    """The page's own settings (the "Still winnable?" toggle); fields left out stay."""
+    """The page's own settings (the "Still winnable?" toggle, the language switch); fields
+    left out stay. A language choice goes back to the page, in that language."""
     prefs = await player.prefs()
     if still_winnable is not None:
         prefs = replace(prefs, still_winnable=still_winnable)
+    if lang is not None:
+        prefs = replace(prefs, lang=language.saved_choice(lang))
     await player.save_prefs(prefs)
+    if lang is not None:
+        return language.back_to_page(request)
     return Response(status_code=204)
 
 

@@ -43,12 +43,14 @@ def open_deck(page: Page, deck: list[str], rules: dict[str, Any]) -> str:
 
 
 def hinted_move(page: Page) -> str:
-    """The move the hint message names, e.g. "AH-f" from "... (AH-f)."."""
+    """The hinted move (the message's `data-move`); the words name the card, never the
+    move's notation (SPEC §11)."""
     message = page.locator("#message p.note")
-    expect(message).to_have_text(re.compile(r"^Hint: .*\([^)]+\)\.$"))
-    found = re.search(r"\(([^)]+)\)\.$", message.inner_text())
-    assert found
-    return found.group(1)
+    expect(message).to_have_text(re.compile(r"^Hint: .*\.$"))
+    move = message.get_attribute("data-move")
+    assert move
+    assert move not in message.inner_text()
+    return move
 
 
 def lit(page: Page, move: str) -> Locator:

@@ -11,8 +11,8 @@ import pytest
 
 from app.engine import Card, DealCode, Game, Position, Rules, summary
 from app.engine.words import card_words, count_cards
-
 from tests.seed_example import SEED_AFTER_THREE, SEED_CODE, SEED_OPENING
+
 from .table import table
 
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
@@ -123,7 +123,9 @@ def test_empty_piles_and_full_foundations_in_every_language() -> None:
     assert summary(drained, "pl").startswith(
         "Talia pusta; stos odrzuconych kart: 1 karta, wierzch: 9 kier; rezerwa pusta."
     )
-    assert summary(drained, "ru").startswith("Колода пуста; сброс: 1 карта, верхняя: 9 червей; резерв пуст.")
+    assert summary(drained, "ru").startswith(
+        "Колода пуста; сброс: 1 карта, верхняя: 9 червей; резерв пуст."
+    )
     assert summary(drained, "he").startswith(
         "חפיסת משיכה ריקה; ערימת זריקה: קלף אחד, הקלף העליון: 9 לב; רזרבה ריקה."
     )
