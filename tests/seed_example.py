@@ -1,5 +1,7 @@
 """The seeds' example game of SPEC §9: its deck, code and the summaries it reads."""
 
+from pathlib import Path
+
 DEALING_ORDER = (
     "AC 2C 3C 4C 5C 7C 8C 9C TC JS QS 8H QC 7H 6C KH QH AS JC KC AD 2D 3D 4D 5D 6D "
     "7D 8D 9D TD JD QD KD AH 2H 3H 4H 5H 6H 9H TH JH 2S 3S 4S 5S 6S 7S 8S 9S TS KS"
@@ -19,3 +21,12 @@ SEED_AFTER_THREE = (
     "clubs empty. Column 1: 6 of clubs; column 2: queen of spades; column 3: queen of hearts; "
     "column 4: ace of spades, king of hearts, queen of clubs."
 )
+
+
+def seed_summaries(seed: str, first_words: str) -> list[str]:
+    """The summary lines of a seed file (`000`: Polish, `002`: Hebrew) in ../shared/seeds:
+    the opening of the §9 game and the position after its three moves, in that order."""
+    seeds = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+    (path,) = seeds.glob(f"{seed}_*.txt")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line.startswith(first_words)]

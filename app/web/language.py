@@ -52,11 +52,17 @@ def _header(scope: Scope, name: bytes) -> str:
     return ""
 
 
-def _asked(scope: Scope) -> str | None:
-    """The language of `?lang=`, if given and spoken."""
-    query = cast(bytes, scope.get("query_string", b"")).decode("latin-1")
+def _lang_of(query: str) -> str | None:
     values = parse_qs(query).get("lang", [])
     return supported(values[-1]) if values else None
+
+
+def _asked(scope: Scope) -> str | None:
+    """The language of `?lang=`, if given and spoken; for an htmx request, that of the page
+    it came from (htmx sends its address as HX-Current-URL), so a page opened with
+    `?lang=` keeps its language through its moves."""
+    query = cast(bytes, scope.get("query_string", b"")).decode("latin-1")
+    return _lang_of(query) or _lang_of(urlsplit(_header(scope, b"hx-current-url")).query)
 
 
 def _is_api(path: str) -> bool:
@@ -109,9 +115,9 @@ class LanguageMiddleware:
 
 
 def saved_choice(lang: str) -> str | None:
-    """The language switch's field as saved: a language the app speaks, or None for ""
+    """The language switch's field as saved: a language the app speaks, or None for `auto`
     (follow the browser again); HTTPException 422 for any other."""
-    if not lang.strip():
+    if lang.strip().lower() == "auto":
         return None
     language = supported(lang)
     if language is None or len(lang.strip()) > 8:

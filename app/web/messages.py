@@ -109,7 +109,7 @@ def computer_busy() -> str:
 
 
 def unknown_language(lang: str) -> str:
-    return _("Unknown language %(lang)s: choose en, pl, he or ru.") % {"lang": repr(lang)}
+    return _("Unknown language %(lang)s: choose en, pl, he, ru or auto.") % {"lang": repr(lang)}
 
 
 def unreadable(detail: str) -> str:

@@ -5,25 +5,16 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 
 from app.engine import Card, DealCode, Game, Position, Rules, summary
 from app.engine.words import card_words, count_cards
-from tests.seed_example import SEED_AFTER_THREE, SEED_CODE, SEED_OPENING
+from tests.seed_example import SEED_AFTER_THREE, SEED_CODE, SEED_OPENING, seed_summaries
 
 from .table import table
 
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 THREE_MOVES = ("QC-t2", "8H-f", "KH-t4")
-
-
-def seed_summaries(name: str, first_words: str) -> list[str]:
-    """The summary lines of a seed file: those that start with `first_words`."""
-    (path,) = SEEDS.glob(f"{name}_*.txt")
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [line for line in lines if line.startswith(first_words)]
 
 
 def seed_game() -> Game:
