@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from app.engine import Game
+from tests.seed_example import seed_summaries
 
 from .test_seed_example import AFTER_THREE, OPENING, SEED_CODE
 
@@ -28,9 +29,10 @@ def test_the_readme_example_runs_as_written_and_prints_what_its_comments_say() -
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(readme_engine_example(), namespace)  # its own asserts run too
-    score, summary, first_moves = out.getvalue().splitlines()
+    score, summary, polish, first_moves = out.getvalue().splitlines()
     assert score == "5"
     assert summary == AFTER_THREE
+    assert polish == seed_summaries("000", "Talia: ")[1]
     assert first_moves.startswith("[") and "'" in first_moves
     game = namespace["game"]
     assert isinstance(game, Game)

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from seed_example import SEED_CODE, SEED_OPENING
+from spoiled_deck import SPOIL_DECK, SPOIL_RULES
 
 from app.web.language import best_accepted
 
@@ -187,3 +188,15 @@ def test_a_page_opened_with_lang_keeps_it_through_its_htmx_moves(client: TestCli
     )
     assert moved.status_code == 422
     assert "Дама треф закрывает 8 червей в резерве." in moved.text
+
+
+def test_a_hint_speaks_the_language_and_names_its_card_in_words(client: TestClient) -> None:
+    created = client.post("/api/games", json={"deck": SPOIL_DECK, "rules": SPOIL_RULES})
+    game = created.json()
+    answer = client.post(f"/api/games/{game['id']}/hint", headers={"Accept-Language": "pl"})
+    assert answer.status_code == 200, answer.text
+    hint = answer.json()
+    assert hint["move"] in game["legal_moves"]  # the notation stays in `move`
+    assert hint["message"].startswith("Podpowiedź: ")
+    assert hint["move"] not in hint["message"]
+    assert hint["game"]["summary"].startswith("Talia: ")
