@@ -89,6 +89,17 @@ def nothing_overflows(page: Page, width: int) -> None:
             assert apart, f"{name!r} overlaps {other!r}"
 
 
+def play_the_seed_game_in(page: Page, shot: Shot, language: str, seed: str, first: str) -> None:
+    """The §9 game on a phone in `language`, whose seed's sentences (the lines of `seed`
+    that start with `first`) are the opening and the summary after the three moves."""
+    summaries = expected_summaries(language)
+    assert [summaries[0], summaries[-1]] == seed_summaries(seed, first)
+    shot(page, f"lang-{language}-phone-opening")
+    play_the_seed_game_by_touch(page, summaries)
+    shot(page, f"lang-{language}-phone-after-three")
+    nothing_overflows(page, PHONE["width"])
+
+
 def test_the_seed_game_in_polish_on_a_phone_chosen_with_the_switch(
     contexts: Callable[..., BrowserContext], shot: Shot
 ) -> None:
@@ -98,16 +109,10 @@ def test_the_seed_game_in_polish_on_a_phone_chosen_with_the_switch(
     page.locator('.languages button[value="pl"]').click()
     expect(page.locator("html")).to_have_attribute("lang", "pl")
     expect(page.locator('.languages button[value="pl"]')).to_have_attribute("aria-pressed", "true")
-    opening, after_three = seed_summaries("000", "Talia: ")
-    summaries = expected_summaries("pl")
-    assert (summaries[0], summaries[-1]) == (opening, after_three)
-    shot(page, "lang-pl-phone-opening")
-    play_the_seed_game_by_touch(page, summaries)
+    play_the_seed_game_in(page, shot, "pl", "000", "Talia: ")
     # The choice is remembered: a reload speaks Polish still.
     page.reload()
-    expect(page.locator("#summary")).to_have_text(after_three)
-    shot(page, "lang-pl-phone-after-three")
-    nothing_overflows(page, PHONE["width"])
+    expect(page.locator("#summary")).to_have_text(expected_summaries("pl")[-1])
 
 
 def test_the_seed_game_in_hebrew_on_a_phone_right_to_left(
@@ -117,13 +122,7 @@ def test_the_seed_game_in_hebrew_on_a_phone_right_to_left(
     open_deal(page, SEED_CODE)
     expect(page.locator("html")).to_have_attribute("lang", "he")
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
-    opening, after_three = seed_summaries("002", "חפיסת משיכה: ")
-    summaries = expected_summaries("he")
-    assert (summaries[0], summaries[-1]) == (opening, after_three)
-    shot(page, "lang-he-phone-opening")
-    play_the_seed_game_by_touch(page, summaries)
-    shot(page, "lang-he-phone-after-three")
-    nothing_overflows(page, PHONE["width"])
+    play_the_seed_game_in(page, shot, "he", "002", "חפיסת משיכה: ")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
