@@ -18,6 +18,7 @@ from app.store import GameNotFound, VersionConflict
 from app.web import messages
 from app.web.language import request_language
 from app.web.render import Renderer, is_htmx
+from app.web.schemas import WordedRulesError
 
 
 def is_api(request: Request) -> bool:
@@ -51,7 +52,9 @@ def reason(error: EngineError) -> str:
     facts, or input that cannot be read."""
     if isinstance(error, IllegalMoveError):
         return wording.refusal(error.refusal)
-    return messages.unreadable(str(error))
+    if isinstance(error, WordedRulesError):
+        return str(error)
+    return messages.unreadable(error)
 
 
 def engine_status(error: EngineError) -> int:

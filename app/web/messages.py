@@ -4,6 +4,13 @@ their facts in app/i18n/wording.py."""
 
 from __future__ import annotations
 
+from app.engine import (
+    EngineError,
+    InvalidCardError,
+    InvalidCodeError,
+    InvalidDeckError,
+    InvalidMoveError,
+)
 from app.i18n import gettext as _
 from app.i18n import number, pgettext
 
@@ -112,7 +119,21 @@ def unknown_language(lang: str) -> str:
     return _("Unknown language %(lang)s: choose en, pl, he, ru or auto.") % {"lang": repr(lang)}
 
 
-def unreadable(detail: str) -> str:
-    """Input the engine cannot read (a card, move, deal code, deck or rules): `detail` is
-    the engine's English, which names the exact value; other languages introduce it."""
-    return pgettext("input the engine cannot read, in English", "%(detail)s") % {"detail": detail}
+def unreadable(error: EngineError) -> str:
+    """Input the engine cannot read: the engine's English names the exact value; other
+    languages say what could not be read and keep that English as the detail."""
+    detail = {"detail": str(error)}
+    if isinstance(error, InvalidCodeError):
+        return pgettext("a deal code that cannot be read; the detail stays in English",
+                        "%(detail)s") % detail  # fmt: skip
+    if isinstance(error, InvalidCardError):
+        return pgettext("a card that cannot be read; the detail stays in English",
+                        "%(detail)s") % detail  # fmt: skip
+    if isinstance(error, InvalidMoveError):
+        return pgettext("a move that cannot be read; the detail stays in English",
+                        "%(detail)s") % detail  # fmt: skip
+    if isinstance(error, InvalidDeckError):
+        return pgettext("a deck that cannot be used; the detail stays in English",
+                        "%(detail)s") % detail  # fmt: skip
+    return pgettext("rules that cannot be used; the detail stays in English",
+                    "%(detail)s") % detail  # fmt: skip

@@ -12,6 +12,10 @@ from app.engine.codes import MAX_DEAL_NUMBER
 from app.web import messages
 
 
+class WordedRulesError(InvalidRulesError):
+    """Rules this layer refuses, already worded in the player's language."""
+
+
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -36,14 +40,14 @@ class NewGame(Body):
     def winnable_rules(self) -> Rules:
         """The rules a winnable deal is wanted for; raises InvalidRulesError with a code or deck."""
         if self.code is not None or self.deck is not None:
-            raise InvalidRulesError(messages.winnable_with_deal())
+            raise WordedRulesError(messages.winnable_with_deal())
         return rules_from(self.preset, self.draw, self.rules)
 
     def deal_code(self) -> DealCode:
         """The deal this asks for; raises EngineError (or InvalidRulesError) with the reason."""
         if self.code is not None:
             if (self.preset, self.draw, self.rules, self.deck) != (None, None, None, None):
-                raise InvalidRulesError(messages.code_and_options())
+                raise WordedRulesError(messages.code_and_options())
             return DealCode.parse(self.code)
         rules = rules_from(self.preset, self.draw, self.rules)
         if self.deck is not None:
@@ -58,11 +62,11 @@ def rules_from(
     merged = dict(options or {})
     if preset is not None:
         if merged.get("preset", preset) != preset:
-            raise InvalidRulesError(messages.preset_conflict(preset, merged["preset"]))
+            raise WordedRulesError(messages.preset_conflict(preset, merged["preset"]))
         merged["preset"] = preset
     if draw is not None:
         if merged.get("draw", draw) != draw:
-            raise InvalidRulesError(messages.draw_conflict(draw, merged["draw"]))
+            raise WordedRulesError(messages.draw_conflict(draw, merged["draw"]))
         merged["draw"] = draw
     return Rules.from_dict(merged)
 

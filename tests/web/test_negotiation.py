@@ -200,3 +200,18 @@ def test_a_hint_speaks_the_language_and_names_its_card_in_words(client: TestClie
     assert hint["message"].startswith("Podpowiedź: ")
     assert hint["move"] not in hint["message"]
     assert hint["game"]["summary"].startswith("Talia: ")
+
+
+def test_input_that_cannot_be_read_says_what_in_the_language(client: TestClient) -> None:
+    bad_code = client.get("/api/deals/CF1-D3-XYZ?lang=pl")
+    assert bad_code.status_code == 400
+    detail = bad_code.json()["detail"]
+    assert detail.startswith("Nie można odczytać kodu rozdania (szczegóły po angielsku): ")
+    assert "'XYZ'" in detail  # the engine's English names the exact value
+    assert client.get("/api/deals/CF1-D3-XYZ").json()["detail"].startswith("expected 7 or 48")
+    twice = client.post("/api/games?lang=ru", json={"code": SEED_CODE, "draw": 1})
+    assert twice.status_code == 400
+    assert twice.json()["detail"].startswith("Укажите либо код раскладки")
+    page = client.get("/deal/nonsense", headers={"Accept-Language": "he"})
+    assert page.status_code == 400
+    assert "לא ניתן לקרוא את קוד המשחק" in page.text and 'dir="rtl"' in page.text
