@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import i18n
 from app.store.aio import AsyncStore
@@ -110,8 +110,16 @@ class LanguageMiddleware:
         saved = None if _asked(scope) else await self._saved(scope)
         language = negotiated(scope, saved)
         scope.setdefault("state", {})["language"] = language
+        said = ((b"content-language", language.encode()), (b"vary", b"Accept-Language"))
+
+        async def send_saying_the_language(message: Message) -> None:
+            # A cache must not give this answer to a reader of another language.
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), *said]
+            await send(message)
+
         with i18n.using(language):
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, send_saying_the_language)
 
 
 def saved_choice(lang: str) -> str | None:

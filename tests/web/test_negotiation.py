@@ -73,6 +73,11 @@ def test_the_api_speaks_accept_language_and_lang_wins_over_it(client: TestClient
     assert summary_of(client, game, path=path, **{"Accept-Language": "pl"}) == POLISH_OPENING
     assert summary_of(client, game, **{"Accept-Language": "xx-YY, fr"}) == SEED_OPENING
     assert summary_of(client, game, **{"Accept-Language": "pl;q=abc;;,"}) == SEED_OPENING
+    # Caches keep the languages apart.
+    deal = client.get(f"/api/deals/{SEED_CODE}", headers={"Accept-Language": "ru"})
+    assert deal.json()["summary"].startswith(RUSSIAN_START)
+    assert deal.headers["content-language"] == "ru"
+    assert "Accept-Language" in deal.headers.get_list("vary")
 
 
 def test_refusals_and_errors_follow_the_language(client: TestClient) -> None:
