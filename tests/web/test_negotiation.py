@@ -167,10 +167,16 @@ def test_an_unknown_saved_language_is_refused_and_changes_nothing(client: TestCl
 def test_the_language_switch_is_on_the_board(client: TestClient) -> None:
     game = seed_game(client)
     page = client.get(f"/games/{game['id']}?lang=pl").text
-    assert '<form class="languages" method="post" action="/prefs" aria-label="Język">' in page
+    # The header's button names the language shown, and opens the switch's popover.
+    assert (
+        '<button type="button" class="stat lang-open" popovertarget="language-panel" '
+        'aria-label="Język: Polski" title="Język">PL</button>'
+    ) in page
+    assert '<div id="language-panel" class="panel" popover>' in page
+    assert '<form class="languages" method="post" action="/prefs">' in page
     for code in ("en", "pl", "he", "ru"):
         assert f'name="lang" value="{code}" lang="{code}"' in page
-    assert 'value="pl" lang="pl" title="Polski" aria-label="Polski" aria-pressed="true"' in page
+    assert 'value="pl" lang="pl" aria-pressed="true">Polski</button>' in page
 
 
 def test_error_pages_and_refusals_of_the_security_layer_speak_too(client: TestClient) -> None:
