@@ -65,6 +65,17 @@ def _asked(scope: Scope) -> str | None:
     return _lang_of(query) or _lang_of(urlsplit(_header(scope, b"hx-current-url")).query)
 
 
+def _keeping_lang(name: bytes, value: bytes, lang: str) -> tuple[bytes, bytes]:
+    """A redirect to a page of this site keeps the request's `?lang=` (`/` and `/deal/...`
+    send the player on to the board)."""
+    if name.lower() != b"location" or not value.startswith(b"/") or value.startswith(b"//"):
+        return name, value
+    if b"lang=" in value:
+        return name, value
+    joiner = b"&" if b"?" in value else b"?"
+    return name, value + joiner + b"lang=" + lang.encode()
+
+
 def _is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
 
@@ -111,11 +122,16 @@ class LanguageMiddleware:
         language = negotiated(scope, saved)
         scope.setdefault("state", {})["language"] = language
         said = ((b"content-language", language.encode()), (b"vary", b"Accept-Language"))
+        query = cast(bytes, scope.get("query_string", b"")).decode("latin-1")
+        kept = _lang_of(query)
 
         async def send_saying_the_language(message: Message) -> None:
             # A cache must not give this answer to a reader of another language.
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", ()), *said]
+                headers = message.get("headers", ())
+                if kept is not None:
+                    headers = [_keeping_lang(name, value, kept) for name, value in headers]
+                message["headers"] = [*headers, *said]
             await send(message)
 
         with i18n.using(language):

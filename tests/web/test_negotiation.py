@@ -226,3 +226,13 @@ def test_input_that_cannot_be_read_says_what_in_the_language(client: TestClient)
     page = client.get("/deal/nonsense", headers={"Accept-Language": "he"})
     assert page.status_code == 400
     assert "לא ניתן לקרוא את קוד המשחק" in page.text and 'dir="rtl"' in page.text
+
+
+def test_lang_survives_the_redirect_to_the_board(client: TestClient) -> None:
+    shared = client.get(f"/deal/{SEED_CODE}?lang=pl", follow_redirects=False)
+    assert shared.status_code == 303
+    assert shared.headers["location"].endswith("?lang=pl")
+    page = client.get(shared.headers["location"])
+    assert '<html lang="pl" dir="ltr">' in page.text and POLISH_OPENING in page.text
+    resumed = client.get("/?lang=he", follow_redirects=False)
+    assert resumed.headers["location"].endswith("?lang=he")
