@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from spoiled_deck import SPOIL_DECK, SPOIL_RULES
 
 from app.engine import DealCode, Rules
+from app.engine.cards import ORDERED_DECK
 from app.solver.deals import winnable_numbers
 
 from .board_helpers import (
@@ -42,15 +43,25 @@ def open_deck(page: Page, deck: list[str], rules: dict[str, Any]) -> str:
     return gid
 
 
+HINT_WORDS = re.compile(
+    r"^Hint: (?:(?P<draw>draw from the stock|turn the waste over into the stock)"
+    r"|put the (?P<home>.+) on its foundation|move the (?P<card>.+) to column (?P<n>\d))\.$"
+)
+CARD_BY_WORDS = {c.name: str(c) for c in ORDERED_DECK}
+
+
 def hinted_move(page: Page) -> str:
-    """The hinted move (the message's `data-move`); the words name the card, never the
-    move's notation (SPEC §11)."""
+    """The move the hint message says in words ("Hint: move the queen of clubs to column
+    2." is QC-t2): cards and piles in words, never the move's notation (SPEC §11)."""
     message = page.locator("#message p.note")
     expect(message).to_have_text(re.compile(r"^Hint: .*\.$"))
-    move = message.get_attribute("data-move")
-    assert move
-    assert move not in message.inner_text()
-    return move
+    found = HINT_WORDS.match(message.inner_text())
+    assert found, message.inner_text()
+    if found["draw"]:
+        return "draw"
+    if found["home"]:
+        return f"{CARD_BY_WORDS[found['home']]}-f"
+    return f"{CARD_BY_WORDS[found['card']]}-t{found['n']}"
 
 
 def lit(page: Page, move: str) -> Locator:

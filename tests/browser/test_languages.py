@@ -106,10 +106,10 @@ def test_the_seed_game_in_polish_on_a_phone_chosen_with_the_switch(
     page = contexts(PHONE).new_page()
     open_deal(page, SEED_CODE)
     expect(page.locator("html")).to_have_attribute("lang", "en")
-    page.locator("#status .lang-open").click()  # the header's button opens the switch
+    page.locator("#new").click()  # the header's New game window holds the switch
     page.locator('.languages button[value="pl"]').click()
     expect(page.locator("html")).to_have_attribute("lang", "pl")
-    expect(page.locator("#status .lang-open")).to_have_text("PL")
+    expect(page.locator('.languages button[value="pl"]')).to_have_attribute("aria-pressed", "true")
     play_the_seed_game_in(page, shot, "pl", "000", "Talia: ")
     # The choice is remembered: a reload speaks Polish still.
     page.reload()
