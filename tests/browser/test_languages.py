@@ -107,6 +107,8 @@ def test_the_seed_game_in_polish_on_a_phone_chosen_with_the_switch(
     open_deal(page, SEED_CODE)
     expect(page.locator("html")).to_have_attribute("lang", "en")
     page.locator("#new").click()  # the header's New game window holds the switch
+    expect(page.locator(".languages")).to_be_visible()
+    shot(page, "lang-switch-phone")
     page.locator('.languages button[value="pl"]').click()
     expect(page.locator("html")).to_have_attribute("lang", "pl")
     expect(page.locator('.languages button[value="pl"]')).to_have_attribute("aria-pressed", "true")
