@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from app.engine.cards import Card
 from app.engine.position import Position
-from app.engine.words import card_words, count_cards, language_of, rank_words, suit_words
+from app.engine.words import card_names, count_cards, language_of, rank_words, suit_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,11 +98,12 @@ def summary(position: Position, language: str = "en") -> str:
     the seeds' shape and, for Polish and Hebrew, their exact words (SPEC §6, §11)."""
     language = language_of(language)
     words = _GRAMMARS[language]
+    names = card_names(language)
 
     def pile(cards: tuple[Card, ...], full: str, empty: str) -> str:
         if not cards:
             return empty
-        top = card_words(cards[-1], language)
+        top = names[cards[-1].index]
         return full.format(count=count_cards(len(cards), language), card=top)
 
     first = "; ".join(
@@ -121,7 +122,7 @@ def summary(position: Position, language: str = "en") -> str:
             foundations.append(
                 words.foundation.format(
                     suit=suit_words(suit, language),
-                    card=card_words(top, language, "genitive"),
+                    card=card_names(language, "genitive")[top.index],
                     count=position.foundations[suit],
                 )
             )
@@ -130,7 +131,7 @@ def summary(position: Position, language: str = "en") -> str:
     )
     columns = "; ".join(
         words.column.format(
-            number=i, cards=", ".join(card_words(card, language) for card in column)
+            number=i, cards=", ".join(names[card.index] for card in column)
         )
         if column
         else words.column_empty.format(number=i)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from app.engine.cards import Card
+from app.engine.cards import ORDERED_DECK, Card
 
 LANGUAGES = ("en", "pl", "he", "ru")
 Case = Literal["nominative", "accusative", "genitive"]
@@ -72,13 +72,30 @@ def suit_words(suit: int, language: str) -> str:
     return _SUITS_PILE[language_of(language)][suit]
 
 
-def card_words(card: Card, language: str, case: Case = "nominative") -> str:
-    """A card in words: `queen of clubs`, `dama trefl`, `מלכה תלתן`, `дама треф`; in
-    Polish and Russian the rank takes `case` (the suit in a card's name does not change)."""
-    language = language_of(language)
+def _name(card: Card, language: str, case: Case) -> str:
     rank = rank_words(card.rank, language, case)
     suit = _SUITS_OF[language][card.suit]
     return f"{rank} of {suit}" if language == "en" else f"{rank} {suit}"
+
+
+# Every card's name per language and case, by its index in the ordered deck: the summary
+# names up to 52 cards on every answer.
+_NAMES = {
+    (language, case): tuple(_name(card, language, case) for card in ORDERED_DECK)
+    for language in LANGUAGES
+    for case in ("nominative", "accusative", "genitive")
+}
+
+
+def card_names(language: str, case: Case = "nominative") -> tuple[str, ...]:
+    """The names of all 52 cards in `language` and `case`, by `Card.index`."""
+    return _NAMES[(language_of(language), case)]
+
+
+def card_words(card: Card, language: str, case: Case = "nominative") -> str:
+    """A card in words: `queen of clubs`, `dama trefl`, `מלכה תלתן`, `дама треф`; in
+    Polish and Russian the rank takes `case` (the suit in a card's name does not change)."""
+    return card_names(language, case)[card.index]
 
 
 def plural_form(n: int, language: str) -> int:
@@ -104,7 +121,15 @@ _CARDS = {
 }
 
 
+def _count(n: int, language: str) -> str:
+    return _CARDS[language][plural_form(n, language)].format(n=n)
+
+
+# The counts a pile can have (0..52), written once per language.
+_COUNTS = {language: tuple(_count(n, language) for n in range(53)) for language in LANGUAGES}
+
+
 def count_cards(n: int, language: str) -> str:
     """`1 card`, `22 karty`, `25 kart`, `21 карта`, `קלף אחד`."""
     language = language_of(language)
-    return _CARDS[language][plural_form(n, language)].format(n=n)
+    return _COUNTS[language][n] if 0 <= n <= 52 else _count(n, language)
