@@ -173,3 +173,12 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.now += timedelta(seconds=seconds)
+
+
+def seed_summaries(seed: str, first_words: str) -> list[str]:
+    """The summary lines of a seed file (`000`: Polish, `002`: Hebrew) in ../shared/seeds:
+    the opening of the §9 game and the position after its three moves, in that order."""
+    seeds = ROOT.parent / "shared" / "seeds"
+    (path,) = seeds.glob(f"{seed}_*.txt")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line.startswith(first_words)]

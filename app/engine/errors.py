@@ -1,5 +1,12 @@
 """The engine's errors: each a ValueError whose message a player can read."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.engine.refusals import Refusal
+
 
 class EngineError(ValueError):
     """Base of every error the engine raises on bad input."""
@@ -26,4 +33,9 @@ class InvalidMoveError(EngineError):
 
 
 class IllegalMoveError(EngineError):
-    """A well-formed move that the rules do not allow in this position."""
+    """A well-formed move that the rules do not allow in this position. `refusal` says
+    why as facts (app/engine/refusals.py); the message is the engine's English of it."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal

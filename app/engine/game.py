@@ -11,6 +11,7 @@ from app.engine.codes import DealCode
 from app.engine.errors import IllegalMoveError, InvalidMoveError
 from app.engine.moves import Move
 from app.engine.position import Position, apply_move, legal_moves
+from app.engine.refusals import Refusal, Why
 from app.engine.rules import Rules
 from app.engine.scoring import SCORING_SYSTEMS, Scoring
 from app.engine.summary import summary
@@ -123,8 +124,9 @@ class Game:
     def legal_moves(self) -> list[Move]:
         return legal_moves(self.position, self.rules)
 
-    def summary(self) -> str:
-        return summary(self.position)
+    def summary(self, language: str = "en") -> str:
+        """The position in words, in `language` (SPEC §6, §11)."""
+        return summary(self.position, language)
 
     def play(self, move: Move | str) -> Move:
         """Apply a move; raises InvalidMoveError or IllegalMoveError and changes nothing."""
@@ -146,9 +148,9 @@ class Game:
     def undo(self) -> None:
         """Take back the last kept action; raises IllegalMoveError when there is none."""
         if self.won:
-            raise IllegalMoveError("the game is won")
+            raise IllegalMoveError(Refusal(Why.GAME_WON))
         if not self._undo:
-            raise IllegalMoveError("there is nothing to undo")
+            raise IllegalMoveError(Refusal(Why.NOTHING_TO_UNDO))
         self.position, self.points = self._undo.pop()
         self.moves += 1 if self.scoring.undo_counts_as_move else -1
         self.actions.append(UNDO)
@@ -160,12 +162,12 @@ class Game:
         if isinstance(card, str):
             card = Card.parse(card)
         if self.won:
-            raise IllegalMoveError("the game is won")
+            raise IllegalMoveError(Refusal(Why.GAME_WON))
         move = resolve_tap(
             self.position, self.rules, card, double_click=double_click, double=double
         )
         if move is None:
-            raise IllegalMoveError(f"{card} has no move")
+            raise IllegalMoveError(Refusal(Why.NO_MOVE_FOR_TAP, (card,)))
         return move
 
     def tap(self, card: Card | str, *, double_click: bool = True, double: bool = False) -> Move:

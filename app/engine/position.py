@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from app.engine.cards import ORDERED_DECK, SUIT_WORD_SINGULAR, SUITS, Card, fits_on
+from app.engine.cards import ORDERED_DECK, SUITS, Card, fits_on
 from app.engine.errors import IllegalMoveError
 from app.engine.moves import DRAW, FOUNDATION, MOVES_OF, Move
+from app.engine.refusals import Refusal, Why
 from app.engine.rules import Rules
 
 COLUMNS = 4
@@ -171,76 +172,70 @@ def legal_moves(position: Position, rules: Rules) -> list[Move]:
     return moves
 
 
-def _card_text(card: Card) -> str:
-    """The card with its article: `a 5 of clubs`, `an 8 of hearts`, `an ace of spades`."""
-    return f"an {card.name}" if card.rank in (0, 7) else f"a {card.name}"
-
-
-def _refuse(position: Position, rules: Rules, move: Move) -> str | None:
+def _refuse(position: Position, rules: Rules, move: Move) -> Refusal | None:
     """Why `move` is illegal in `position`, or None if it is legal."""
     if position.won:
-        return "the game is won"
+        return Refusal(Why.GAME_WON)
     card = move.card
     if move.target != FOUNDATION and not 0 <= move.target < COLUMNS:
-        return f"there is no column {move.target + 1}"
+        return Refusal(Why.NO_SUCH_COLUMN, number=move.target + 1)
     if card is None:
         if position.stock:
             return None
         if not position.waste:
-            return "the stock and the waste are both empty"
+            return Refusal(Why.NOTHING_TO_DRAW)
         if rules.passes is not None and position.pass_number >= rules.passes:
-            return f"no passes through the stock are left ({rules.passes} of {rules.passes} used)"
+            return Refusal(Why.NO_PASSES_LEFT, number=rules.passes)
         return None
     source, index = _locate(position, card)
     if source == "stock":
-        return f"{card} is face down in the stock"
+        return Refusal(Why.FACE_DOWN, (card,))
     if source == "w" and index != len(position.waste) - 1:
-        return f"{card} is under {position.waste[-1]} in the waste"
+        return Refusal(Why.UNDER_IN_WASTE, (card, position.waste[-1]))
     if source == "r" and index != len(position.reserve) - 1:
-        return f"{card} is under {position.reserve[-1]} in the reserve"
+        return Refusal(Why.UNDER_IN_RESERVE, (card, position.reserve[-1]))
     foundation_suit = card.suit
     if source == "f":
         top = position.foundation_top(foundation_suit)
         if move.target == FOUNDATION:
-            return f"{card} is already on its foundation"
+            return Refusal(Why.ALREADY_ON_FOUNDATION, (card,))
         if not rules.foundation_to_tableau:
-            return "cards never come back from the foundations in these rules"
-        if top != card:
-            return f"{card} is under {top} on its foundation"
+            return Refusal(Why.FOUNDATIONS_KEEP_CARDS)
+        if top is not None and top != card:
+            return Refusal(Why.UNDER_ON_FOUNDATION, (card, top))
     column_source = -1
     if source.startswith("t"):
         column_source = int(source[1:])
         column = position.tableau[column_source]
         last = len(column) - 1
         if move.target == FOUNDATION and index != last:
-            return f"{card} is under {column[-1]} in column {column_source + 1}"
+            return Refusal(Why.UNDER_IN_COLUMN, (card, column[-1]), number=column_source + 1)
         if move.target != FOUNDATION:
             if rules.tableau_moves == "top-or-all" and index not in (0, last):
-                return "only the last card of a column or the whole column can move"
+                return Refusal(Why.TOP_OR_WHOLE_COLUMN)
             if rules.tableau_moves == "all" and index != 0:
-                return "only a whole column can move"
+                return Refusal(Why.WHOLE_COLUMN_ONLY)
     if move.target == FOUNDATION:
         if position.foundation_accepts(card):
             return None
         count = position.foundations[foundation_suit]
-        suit_word = SUIT_WORD_SINGULAR[foundation_suit]
         if count == 0:
             start = Card.of(position.start_rank, foundation_suit)
-            return f"the {suit_word} foundation starts at {start}"
+            return Refusal(Why.FOUNDATION_STARTS_AT, (start,), suit=foundation_suit)
         if count == 13:
-            return f"the {suit_word} foundation is full"
+            return Refusal(Why.FOUNDATION_FULL, suit=foundation_suit)
         needed = Card.of((position.start_rank + count) % 13, foundation_suit)
-        return f"the {suit_word} foundation takes {needed} next"
+        return Refusal(Why.FOUNDATION_TAKES, (needed,), suit=foundation_suit)
     target = move.target
     if target == column_source:
-        return f"{card} is already in column {target + 1}"
+        return Refusal(Why.ALREADY_IN_COLUMN, (card,), number=target + 1)
     column = position.tableau[target]
     if column:
         if fits_on(card, column[-1]):
             return None
-        return f"{_card_text(card)} cannot go on {_card_text(column[-1])}"
+        return Refusal(Why.DOES_NOT_FIT, (card, column[-1]))
     if rules.empty_column == "waste" and source != "w":
-        return "an empty column takes only the top card of the waste"
+        return Refusal(Why.EMPTY_COLUMN_TAKES_WASTE)
     return None
 
 

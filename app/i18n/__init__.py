@@ -16,12 +16,15 @@ import gettext as _gettext
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import datetime, timedelta
 from functools import cache
 from io import BytesIO
 from pathlib import Path
 
+from babel.dates import format_datetime, format_timedelta
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
 
 LANGUAGES = ("en", "pl", "he", "ru")
@@ -82,6 +85,26 @@ def pgettext(context: str, message: str) -> str:
     return translations(current()).pgettext(context, message)
 
 
+def number(value: float) -> str:
+    """A number as the current language writes it (`1,234` in English, `1 234` in Polish)."""
+    return format_decimal(value, locale=current())
+
+
+def percent(value: float) -> str:
+    """A fraction as a percentage in the current language (`0.4167` -> `42%`, `42 %`)."""
+    return format_percent(value, locale=current())
+
+
+def duration(seconds: float) -> str:
+    """A length of time in words in the current language (`3 minutes`, `3 minuty`)."""
+    return format_timedelta(timedelta(seconds=seconds), locale=current())
+
+
+def moment(when: datetime) -> str:
+    """A date and time as the current language writes them (medium length)."""
+    return format_datetime(when, format="medium", locale=current())
+
+
 def gettext_noop(message: str) -> str:
     """Marks `message` for extraction where it is defined; translate it where it is shown."""
     return message
@@ -93,9 +116,13 @@ __all__ = [
     "RIGHT_TO_LEFT",
     "current",
     "direction",
+    "duration",
     "gettext",
     "gettext_noop",
+    "moment",
     "ngettext",
+    "number",
+    "percent",
     "pgettext",
     "translations",
     "using",

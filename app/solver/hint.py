@@ -31,7 +31,10 @@ class Hint:
     - `undo`: when the position cannot be won, how many undos lead back to a
       position that can, if one was found;
     - `line`: the winning line found (from here, or from that earlier position);
-    - `nodes`, `seconds`: what the search spent.
+    - `nodes`, `seconds`: what the search spent;
+    - `why`: when there is no move, which case `message` words, for other languages:
+      `won`, `unknown`, `undo`, `from-start`, `no-earlier` (none of the positions undo
+      reaches), `no-undo` (nothing to undo), `in-time` (none found in time).
     """
 
     move: Move | None
@@ -41,6 +44,7 @@ class Hint:
     line: tuple[Move, ...]
     nodes: int
     seconds: float
+    why: str = ""
 
 
 def _packed(position: Position) -> bytes:
@@ -119,7 +123,7 @@ def hint(game: Game, budget: Budget | None = None) -> Hint:
     position = game.position
     if position.won:
         message = "The game is won: there is nothing left to hint."
-        return Hint(None, message, Verdict.WON, None, (), 0, 0.0)
+        return Hint(None, message, Verdict.WON, None, (), 0, 0.0, "won")
     known = KNOWN_LINES.rest(position, rules)
     if known is not None:
         return _next_move(known, 0, 0.0)
@@ -137,6 +141,7 @@ def hint(game: Game, budget: Budget | None = None) -> Hint:
             (),
             solution.nodes,
             solution.seconds,
+            "unknown",
         )
     return _walk_back(game, solver, solution, budget)
 
@@ -188,18 +193,22 @@ def _walk_back(game: Game, solver: Solver, here: Solution, budget: Budget) -> Hi
                 found.line,
                 nodes,
                 seconds,
+                "undo",
             )
         if found.verdict is Verdict.UNKNOWN:
             break
     else:
         if to_start:
+            why = "from-start"
             message = "No winning line from here; this deal cannot be won from its start either."
         elif targets:
+            why = "no-earlier"
             count = "position" if len(targets) == 1 else f"{len(targets)} positions"
             message = f"No winning line from here, nor from the {count} undo can go back to."
         else:
+            why = "no-undo"
             message = "No winning line from here, and there is no move to undo."
-        return Hint(None, message, Verdict.UNWINNABLE, None, (), nodes, seconds)
+        return Hint(None, message, Verdict.UNWINNABLE, None, (), nodes, seconds, why)
     return Hint(
         None,
         "No winning line from here; no winnable earlier position was found in time.",
@@ -208,4 +217,5 @@ def _walk_back(game: Game, solver: Solver, here: Solution, budget: Budget) -> Hi
         (),
         nodes,
         seconds,
+        "in-time",
     )

@@ -59,8 +59,8 @@ class GameOver(StoreError):
 @dataclass(frozen=True, slots=True)
 class Prefs:
     """A player's choices: the start window's rules and level, the tap setting, the page's
-    "Still winnable?" toggle and the menu's sound. (`winnable_only` is the level easy of
-    before levels; `level` replaces it.)"""
+    "Still winnable?" toggle, the menu's sound and the language switch. (`winnable_only`
+    is the level easy of before levels; `level` replaces it.)"""
 
     double_click: bool = True
     preset: str = "app"
@@ -69,6 +69,7 @@ class Prefs:
     still_winnable: bool = False
     level: str = DEFAULT_LEVEL  # the start window's level (SPEC §10)
     sound: bool = False  # the menu's Sound on/off
+    lang: str | None = None  # the language switch's choice (SPEC §11); None: not chosen
 
 
 @dataclass(slots=True)

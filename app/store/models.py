@@ -64,6 +64,8 @@ class Player(Base):
     # The level last chosen in the start window, and the menu's sound (migration 0005).
     level: Mapped[str] = mapped_column(String(8), server_default="medium")
     sound: Mapped[bool] = mapped_column(server_default=false())
+    # Added by migration 0003_language: the saved language, NULL when none was chosen.
+    lang: Mapped[str | None] = mapped_column(String(8))
 
 
 class GameRow(Base):

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 from starlette.exceptions import HTTPException
 
-from app.engine import FOUNDATION, Card, Game, Move, Position
-from app.store import Prefs, Store, StoredGame, VersionConflict
+from app.engine import Card, Game, Move, Position
+from app.i18n import wording
+from app.store import GameOver, Prefs, Store, StoredGame, VersionConflict
 from app.store.aio import AsyncStore
 from app.store.games import Action
 from app.web import messages
 from app.web.computer import ComputerBusy, ComputerPlayer, HintAnswer
-from app.web.errors import sentence
 from app.web.views import changed_blocks
 
 
@@ -97,17 +97,10 @@ class GivenHint:
 
 
 def hint_text(answer: HintAnswer, game: Game) -> str:
-    """The hint in words: the move spelt out, or the solver's reason when there is none."""
+    """The hint in words, in the player's language: the move spelt out, or why none."""
     if answer.move is None:
-        return sentence(answer.message)
-    move = Move.parse(answer.move)
-    if move.card is None:
-        return messages.HINT_DRAW if game.position.stock else messages.HINT_TURN_OVER
-    if move.target == FOUNDATION:
-        where = messages.HINT_TO_FOUNDATION
-    else:
-        where = messages.HINT_TO_COLUMN.format(number=move.target + 1)
-    return messages.HINT_MOVE.format(card=move.card.name, where=where, move=answer.move)
+        return wording.no_hint(answer.why, answer.undo, game.undo_available)
+    return wording.hint_move(Move.parse(answer.move), bool(game.position.stock))
 
 
 async def hint(
@@ -127,10 +120,12 @@ async def hint(
     if version is not None and version != stored.version:
         raise VersionConflict(stored.version)
     if stored.game.won:
-        raise HTTPException(422, messages.GAME_WON_NO_HINT)
+        raise HTTPException(422, wording.no_hint("won", None, 0))
+    if stored.result != "playing":
+        raise GameOver(stored.result)
     try:
         answer = await computer.hint(stored.code, log)
     except ComputerBusy as error:
-        raise HTTPException(503, messages.COMPUTER_BUSY) from error
+        raise HTTPException(503, messages.computer_busy()) from error
     counted = await store.run(Store.record_hint, player_id, game_id, version=stored.version)
     return GivenHint(answer, hint_text(answer, stored.game), counted)

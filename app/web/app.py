@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
@@ -16,6 +17,7 @@ from app.web import api, messages, pages, solver_routes
 from app.web.assets import Assets, CachedStaticFiles
 from app.web.errors import install_error_handlers, problem
 from app.web.identity import IdentityMiddleware, PlayerCookie
+from app.web.language import LanguageMiddleware
 from app.web.render import Renderer
 from app.web.security import SecurityMiddleware
 from app.web.settings import Settings
@@ -86,16 +88,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok"}
 
     app.mount("/static", CachedStaticFiles(assets), "static")
-    app.add_middleware(IdentityMiddleware, cookie=PlayerCookie(settings.resolved_secret_key()))
+    cookie = PlayerCookie(settings.resolved_secret_key())
+    app.add_middleware(IdentityMiddleware, cookie=cookie)
     app.add_middleware(
         SecurityMiddleware,
         allowed_origins=settings.allowed_origins,
         max_body_bytes=settings.max_body_bytes,
         refuse=problem,
-        cross_site_message=messages.CROSS_SITE,
-        too_large_message=messages.BODY_TOO_LARGE.format(limit=settings.max_body_bytes),
-        not_json_message=messages.NOT_JSON,
+        cross_site_message=messages.cross_site,
+        too_large_message=partial(messages.body_too_large, settings.max_body_bytes),
+        not_json_message=messages.not_json,
     )
-    # Text answers (pages, partials, JSON, CSS, JS) compressed when the client accepts gzip.
+    # Every answer, the security middleware's refusals too, speaks the language.
+    app.add_middleware(LanguageMiddleware, cookie=cookie)
+    # Outermost: text answers (pages, partials, JSON, CSS, JS) compressed when the client
+    # accepts gzip.
     app.add_middleware(GZipMiddleware, minimum_size=500)
     return app

@@ -58,6 +58,7 @@ class HintAnswer:
     undo: int | None
     nodes: int
     seconds: float
+    why: str = ""  # which case the message words when there is no move (see Hint)
 
 
 # -- the jobs: run in the worker process, on plain data ---------------------------------
@@ -67,7 +68,9 @@ def hint_job(code: str, actions: list[str]) -> HintAnswer:
     found = hint(Game.replay(code, actions))
     winnable = {Verdict.WON: True, Verdict.UNWINNABLE: False}.get(found.verdict)
     move = None if found.move is None else str(found.move)
-    return HintAnswer(move, found.message, winnable, found.undo, found.nodes, found.seconds)
+    return HintAnswer(
+        move, found.message, winnable, found.undo, found.nodes, found.seconds, found.why
+    )
 
 
 def still_winnable_job(code: str, actions: list[str]) -> bool | None:

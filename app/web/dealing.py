@@ -21,6 +21,6 @@ async def winnable_code(
     try:
         return await computer.winnable_deal(rules, played)
     except NoWinnableDeal as error:
-        raise HTTPException(503, messages.NO_WINNABLE_DEAL) from error
+        raise HTTPException(503, messages.no_winnable_deal()) from error
     except ComputerBusy as error:
-        raise HTTPException(503, messages.COMPUTER_BUSY) from error
+        raise HTTPException(503, messages.computer_busy()) from error

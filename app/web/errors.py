@@ -11,10 +11,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from app import i18n
 from app.engine import EngineError, IllegalMoveError
+from app.i18n import wording
 from app.store import GameNotFound, GameOver, VersionConflict
 from app.web import messages
+from app.web.language import request_language
 from app.web.render import Renderer, is_htmx
+from app.web.schemas import WordedRulesError
 
 
 def is_api(request: Request) -> bool:
@@ -43,6 +47,16 @@ async def problem(
     return renderer.error(request, status_code, sentence(message))
 
 
+def reason(error: EngineError) -> str:
+    """What the engine's error says, in the player's language: a refusal worded from its
+    facts, or input that cannot be read."""
+    if isinstance(error, IllegalMoveError):
+        return wording.refusal(error.refusal)
+    if isinstance(error, WordedRulesError):
+        return str(error)
+    return messages.unreadable(error)
+
+
 def engine_status(error: EngineError) -> int:
     """422 for a move the rules refuse; 400 for input that cannot be read at all."""
     return 422 if isinstance(error, IllegalMoveError) else 400
@@ -61,26 +75,24 @@ def validation_message(error: RequestValidationError) -> tuple[int, str]:
         if kind == "json_invalid":
             context = item.get("ctx", {})
             position = item.get("loc", ("body", 0))[-1]
-            return 400, messages.BAD_JSON.format(
-                error=context.get("error", "unreadable"), position=position
-            )
+            return 400, messages.bad_json(context.get("error", "unreadable"), position)
         if not field and kind in ("model_attributes_type", "dict_type", "model_type"):
-            problems.append(messages.NOT_AN_OBJECT)
+            problems.append(messages.not_an_object())
         elif kind == "extra_forbidden":
-            problems.append(messages.UNKNOWN_FIELD.format(field=field))
+            problems.append(messages.unknown_field(field))
         elif kind == "missing":
-            problems.append(messages.MISSING_FIELD.format(field=field or "body"))
+            problems.append(messages.missing_field(field or "body"))
         else:
             problem_text = str(item.get("msg", "invalid")).rstrip(".")
-            problems.append(messages.BAD_FIELD.format(field=field or "body", problem=problem_text))
-    return 422, " ".join(dict.fromkeys(problems)) or messages.NOT_AN_OBJECT
+            problems.append(messages.bad_field(field or "body", problem_text))
+    return 422, " ".join(dict.fromkeys(problems)) or messages.not_an_object()
 
 
 def http_message(error: HTTPException, request: Request) -> str:
     if error.status_code == 404 and error.detail == "Not Found":
-        return messages.PAGE_NOT_FOUND
+        return messages.page_not_found()
     if error.status_code == 405:
-        return messages.METHOD_NOT_ALLOWED.format(method=request.method)
+        return messages.method_not_allowed(request.method)
     return str(error.detail)
 
 
@@ -97,21 +109,21 @@ async def _validation_error(request: Request, error: Exception) -> Response:
 
 async def _engine_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, EngineError)
-    return await problem(request, engine_status(error), str(error))
+    return await problem(request, engine_status(error), reason(error))
 
 
 async def _not_found(request: Request, error: Exception) -> Response:
-    return await problem(request, 404, messages.GAME_NOT_FOUND)
+    return await problem(request, 404, messages.game_not_found())
 
 
 async def _conflict(request: Request, error: Exception) -> Response:
     assert isinstance(error, VersionConflict)
-    return await problem(request, 409, messages.STALE_VERSION.format(current=error.current))
+    return await problem(request, 409, messages.stale_version(error.current))
 
 
 def game_over_message(error: GameOver) -> str:
     """Why a finished game refuses: it is won, or it was lost (abandoned)."""
-    return messages.GAME_OVER_WON if error.result == "won" else messages.GAME_LOST
+    return messages.game_over_won() if error.result == "won" else messages.game_lost()
 
 
 async def _game_over(request: Request, error: Exception) -> Response:
@@ -120,7 +132,9 @@ async def _game_over(request: Request, error: Exception) -> Response:
 
 
 async def _server_error(request: Request, error: Exception) -> Response:
-    return await problem(request, 500, messages.SERVER_ERROR)
+    # This handler runs outside the middleware that sets the language: set it again.
+    with i18n.using(request_language(request)):
+        return await problem(request, 500, messages.server_error())
 
 
 def install_error_handlers(app: FastAPI) -> None:

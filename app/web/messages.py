@@ -1,56 +1,168 @@
-"""Every message the server itself shows a person, in one place (ready for translation).
+"""Every message the server itself shows a person, in one place, each a function that
+speaks the current language (app/i18n). The rules' refusals and the hints are worded from
+their facts in app/i18n/wording.py."""
 
-The engine's own messages (an illegal move's reason, a bad code) come from
-app/engine and are shown as they are; so are the computer player's (app/solver)
-when it has no move to give ("No winning line from here; undo 3 moves ...").
-"""
+from __future__ import annotations
 
-GAME_NOT_FOUND = (
-    "There is no such game here: the link may be mistyped, or the game belongs to "
-    "another player."
+from app.engine import (
+    EngineError,
+    InvalidCardError,
+    InvalidCodeError,
+    InvalidDeckError,
+    InvalidMoveError,
 )
-PAGE_NOT_FOUND = "There is no such page."
-STALE_VERSION = (
-    "The game has moved on since you saw it (it is now at version {current}); "
-    "reload it and try again."
-)
-CROSS_SITE = "Refused: this request came from another site."
-NOT_JSON = "Send the body as JSON, with the header Content-Type: application/json."
-BAD_JSON = "The body is not valid JSON: {error} (at character {position})."
-BODY_TOO_LARGE = "The request body is too large (at most {limit} bytes)."
-METHOD_NOT_ALLOWED = "{method} is not allowed here."
-SERVER_ERROR = "Something went wrong on the server; the game is as it was before."
-CODE_AND_OPTIONS = (
-    "Give either a deal code (which carries its own rules) or rules, preset, draw "
-    "and deck, not both."
-)
-PRESET_CONFLICT = "The preset is given twice, as {outer!r} and {inner!r}; give it once."
-DRAW_CONFLICT = "The draw count is given twice, as {outer!r} and {inner!r}; give it once."
-NOT_AN_OBJECT = "The body must be a JSON object."
-UNKNOWN_FIELD = "Unknown field {field!r}."
-MISSING_FIELD = "{field!r} is required."
-BAD_FIELD = "{field!r}: {problem}."
-WINNABLE_WITH_DEAL = (
-    "Winnable deals only picks the deal itself: give rules (a preset, a draw count, "
-    "options), not a deal code or a deck."
-)
-NO_WINNABLE_DEAL = (
-    "No winnable deal could be found for these rules just now; try again, or deal "
-    "without \"Winnable deals only\"."
-)
-COMPUTER_BUSY = "The computer player is busy just now; try again in a moment."
-GAME_WON_NO_HINT = "The game is won: there is nothing left to hint."
-HINT_MOVE = "Hint: move the {card} to {where} ({move})."
-HINT_TO_FOUNDATION = "its foundation"
-HINT_TO_COLUMN = "column {number}"
-HINT_DRAW = "Hint: draw from the stock (draw)."
-HINT_TURN_OVER = "Hint: turn the waste over (draw)."
-LEVEL_WITH_DEAL = (
-    "A deal code or deck is always played at level shared, not {level!r}: leave the level out."
-)
-SHARED_WITHOUT_DEAL = "Level shared is for a game of a deal code or deck: give one."
-WINNABLE_AND_LEVEL = (
-    "\"winnable\" is level easy, but the level is given as {level!r}: give one of them."
-)
-GAME_LOST = "This game is over: it counted as lost when a new game was started."
-GAME_OVER_WON = "This game is over: it is won."
+from app.i18n import gettext as _
+from app.i18n import number, pgettext
+
+
+def game_not_found() -> str:
+    return _(
+        "There is no such game here: the link may be mistyped, or the game belongs to "
+        "another player."
+    )
+
+
+def page_not_found() -> str:
+    return _("There is no such page.")
+
+
+def stale_version(current: int) -> str:
+    return _(
+        "The game has moved on since you saw it (it is now at version %(current)s); "
+        "reload it and try again."
+    ) % {"current": number(current)}
+
+
+def cross_site() -> str:
+    return _("Refused: this request came from another site.")
+
+
+def not_json() -> str:
+    return _("Send the body as JSON, with the header Content-Type: application/json.")
+
+
+def bad_json(error: str, position: object) -> str:
+    return _("The body is not valid JSON: %(error)s (at character %(position)s).") % {
+        "error": error,
+        "position": position,
+    }
+
+
+def body_too_large(limit: int) -> str:
+    return _("The request body is too large (at most %(limit)s bytes).") % {"limit": number(limit)}
+
+
+def method_not_allowed(method: str) -> str:
+    return _("%(method)s is not allowed here.") % {"method": method}
+
+
+def server_error() -> str:
+    return _("Something went wrong on the server; the game is as it was before.")
+
+
+def code_and_options() -> str:
+    return _(
+        "Give either a deal code (which carries its own rules) or rules, preset, draw "
+        "and deck, not both."
+    )
+
+
+def preset_conflict(outer: object, inner: object) -> str:
+    return _("The preset is given twice, as %(outer)s and %(inner)s; give it once.") % {
+        "outer": repr(outer),
+        "inner": repr(inner),
+    }
+
+
+def draw_conflict(outer: object, inner: object) -> str:
+    return _("The draw count is given twice, as %(outer)s and %(inner)s; give it once.") % {
+        "outer": repr(outer),
+        "inner": repr(inner),
+    }
+
+
+def not_an_object() -> str:
+    return _("The body must be a JSON object.")
+
+
+def unknown_field(field: str) -> str:
+    return _("Unknown field %(field)s.") % {"field": repr(field)}
+
+
+def missing_field(field: str) -> str:
+    return _("%(field)s is required.") % {"field": repr(field)}
+
+
+def bad_field(field: str, problem: str) -> str:
+    return _("%(field)s: %(problem)s.") % {"field": repr(field), "problem": problem}
+
+
+def winnable_with_deal() -> str:
+    return _(
+        "Winnable deals only picks the deal itself: give rules (a preset, a draw count, "
+        "options), not a deal code or a deck."
+    )
+
+
+def no_winnable_deal() -> str:
+    return _(
+        "No winnable deal could be found for these rules just now; try again, or deal "
+        'without "Winnable deals only".'
+    )
+
+
+def computer_busy() -> str:
+    return _("The computer player is busy just now; try again in a moment.")
+
+
+def unknown_language(lang: str) -> str:
+    return _("Unknown language %(lang)s: choose en, pl, he, ru or auto.") % {"lang": repr(lang)}
+
+
+def unreadable(error: EngineError) -> str:
+    """Input the engine cannot read: the engine's English names the exact value; other
+    languages say what could not be read and keep that English as the detail."""
+    detail = {"detail": str(error)}
+    if isinstance(error, InvalidCodeError):
+        return pgettext("a deal code that cannot be read; the detail stays in English",
+                        "%(detail)s") % detail  # fmt: skip
+    if isinstance(error, InvalidCardError):
+        return pgettext("a card that cannot be read; the detail stays in English",
+                        "%(detail)s") % detail  # fmt: skip
+    if isinstance(error, InvalidMoveError):
+        return pgettext("a move that cannot be read; the detail stays in English",
+                        "%(detail)s") % detail  # fmt: skip
+    if isinstance(error, InvalidDeckError):
+        return pgettext("a deck that cannot be used; the detail stays in English",
+                        "%(detail)s") % detail  # fmt: skip
+    return pgettext("rules that cannot be used; the detail stays in English",
+                    "%(detail)s") % detail  # fmt: skip
+
+
+def level_with_deal(level: str) -> str:
+    return _(
+        "A deal code or deck is always played at level shared, not %(level)s: leave the "
+        "level out."
+    ) % {"level": repr(level)}
+
+
+def shared_without_deal() -> str:
+    return _("Level shared is for a game of a deal code or deck: give one.")
+
+
+def winnable_and_level(level: str) -> str:
+    return _(
+        '"winnable" is level easy, but the level is given as %(level)s: give one of them.'
+    ) % {"level": repr(level)}
+
+
+def game_lost() -> str:
+    return _("This game is over: it counted as lost when a new game was started.")
+
+
+def game_over_won() -> str:
+    return _("This game is over: it is won.")
+
+
+def unknown_level(level: str) -> str:
+    return _("Unknown level %(level)s: choose easy, medium or hard.") % {"level": repr(level)}

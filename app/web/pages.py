@@ -15,9 +15,7 @@ from app.engine import (
     Card,
     DealCode,
     EngineError,
-    InvalidRulesError,
     Move,
-    parse_level,
     rules_for_level,
 )
 from app.store import GameOver, Store, StoredGame, VersionConflict
@@ -26,8 +24,9 @@ from app.web import actions, messages
 from app.web.dealing import winnable_code
 from app.web.deps import ComputerDep, GameDep, PlayerIdDep, RendererDep, StoreDep
 from app.web.errors import engine_status, game_over_message, sentence
+from app.web.errors import reason as engine_reason
 from app.web.render import VARY, Renderer, is_htmx
-from app.web.schemas import random_deal, rules_from
+from app.web.schemas import WordedRulesError, level_named, random_deal, rules_from
 from app.web.views import mode_key, mode_rows
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
@@ -151,9 +150,9 @@ async def new_game(
     """The start window's PLAY: remembers its choices as the player's, then deals at the
     level (easy: a deal the computer player has won under those rules). The game in
     progress, if any, ends with it (SPEC §10)."""
-    chosen = parse_level(level)
+    chosen = level_named(level)
     if chosen not in CHOSEN_LEVELS:
-        raise InvalidRulesError(messages.SHARED_WITHOUT_DEAL)
+        raise WordedRulesError(messages.shared_without_deal())
     rules = rules_for_level(rules_from(preset, draw), chosen)
     prefs = replace(
         await store.run(Store.prefs, player),
@@ -235,10 +234,10 @@ async def _answer(
     try:
         done = await action
     except VersionConflict as error:
-        reason = messages.STALE_VERSION.format(current=error.current)
+        reason = messages.stale_version(error.current)
         return await refused(request, store, player, game_id, render, 409, reason)
     except EngineError as error:
-        status_code, reason = engine_status(error), sentence(str(error))
+        status_code, reason = engine_status(error), sentence(engine_reason(error))
         return await refused(request, store, player, game_id, render, status_code, reason)
     except GameOver as error:
         reason = game_over_message(error)

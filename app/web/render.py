@@ -46,6 +46,10 @@ class Renderer:
         # The page's clock counts on from the server's last answer at most this far, as
         # the server does between two actions (Settings.idle_limit_seconds).
         env.globals["idle_limit"] = int(idle_limit)
+        # Numbers and times as the player's language writes them: {{ number(game.score) }}.
+        env.globals["number"] = i18n.number
+        env.globals["percent"] = i18n.percent
+        env.globals["duration"] = i18n.duration
         self.templates = Jinja2Blocks(env=env)
 
     def _context(

@@ -12,6 +12,10 @@ from app.engine.codes import MAX_DEAL_NUMBER
 from app.web import messages
 
 
+class WordedRulesError(InvalidRulesError):
+    """Rules this layer refuses, already worded in the player's language."""
+
+
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -42,18 +46,18 @@ class NewGame(Body):
     def chosen_level(self) -> Level:
         """The new game's level (SPEC §10); raises InvalidRulesError when the fields disagree."""
         shared = self.code is not None or self.deck is not None
-        level = None if self.level is None else parse_level(self.level)
+        level = None if self.level is None else level_named(self.level)
         if shared:
             if self.winnable:
-                raise InvalidRulesError(messages.WINNABLE_WITH_DEAL)
+                raise WordedRulesError(messages.winnable_with_deal())
             if level not in (None, "shared"):
-                raise InvalidRulesError(messages.LEVEL_WITH_DEAL.format(level=level))
+                raise WordedRulesError(messages.level_with_deal(str(level)))
             return "shared"
         if level == "shared":
-            raise InvalidRulesError(messages.SHARED_WITHOUT_DEAL)
+            raise WordedRulesError(messages.shared_without_deal())
         if self.winnable:
             if level not in (None, "easy"):
-                raise InvalidRulesError(messages.WINNABLE_AND_LEVEL.format(level=level))
+                raise WordedRulesError(messages.winnable_and_level(str(level)))
             return "easy"
         return level or "medium"
 
@@ -66,11 +70,19 @@ class NewGame(Body):
         picks); raises EngineError (or InvalidRulesError) with the reason."""
         if self.code is not None:
             if (self.preset, self.draw, self.rules, self.deck) != (None, None, None, None):
-                raise InvalidRulesError(messages.CODE_AND_OPTIONS)
+                raise WordedRulesError(messages.code_and_options())
             return DealCode.parse(self.code)
         if self.deck is not None:
             return DealCode.for_deck(self.deck, rules_from(self.preset, self.draw, self.rules))
         return random_deal(self.level_rules())
+
+
+def level_named(text: str) -> Level:
+    """A level by its name; WordedRulesError for any other."""
+    try:
+        return parse_level(text)
+    except InvalidRulesError:
+        raise WordedRulesError(messages.unknown_level(text)) from None
 
 
 def rules_from(
@@ -80,15 +92,11 @@ def rules_from(
     merged = dict(options or {})
     if preset is not None:
         if merged.get("preset", preset) != preset:
-            raise InvalidRulesError(
-                messages.PRESET_CONFLICT.format(outer=preset, inner=merged["preset"])
-            )
+            raise WordedRulesError(messages.preset_conflict(preset, merged["preset"]))
         merged["preset"] = preset
     if draw is not None:
         if merged.get("draw", draw) != draw:
-            raise InvalidRulesError(
-                messages.DRAW_CONFLICT.format(outer=draw, inner=merged["draw"])
-            )
+            raise WordedRulesError(messages.draw_conflict(draw, merged["draw"]))
         merged["draw"] = draw
     return Rules.from_dict(merged)
 

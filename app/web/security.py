@@ -113,10 +113,11 @@ class SecurityMiddleware:
         allowed_origins: Iterable[str] = (),
         max_body_bytes: int,
         refuse: Refusal,
-        cross_site_message: str,
-        too_large_message: str,
-        not_json_message: str,
+        cross_site_message: Callable[[], str],
+        too_large_message: Callable[[], str],
+        not_json_message: Callable[[], str],
     ) -> None:
+        """The messages are functions: each speaks the request's language when called."""
         self.app = app
         self.allowed = {origin for text in allowed_origins if (origin := parse_origin(text))}
         self.max_body_bytes = max_body_bytes
@@ -148,11 +149,11 @@ class SecurityMiddleware:
         refusal = None
         unsafe = scope["method"] in UNSAFE_METHODS
         if unsafe and self.cross_site(scope):
-            refusal = (403, self.cross_site_message)
+            refusal = (403, self.cross_site_message())
         elif (_content_length(scope) or 0) > self.max_body_bytes:
-            refusal = (413, self.too_large_message)
+            refusal = (413, self.too_large_message())
         elif unsafe and scope["path"].startswith("/api/") and sends_a_non_json_body(scope):
-            refusal = (415, self.not_json_message)
+            refusal = (415, self.not_json_message())
         if refusal is not None:
             response = await self.refuse(Request(scope, receive), *refusal)
             await response(scope, receive, send_with_headers)
@@ -167,7 +168,7 @@ class SecurityMiddleware:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_body_bytes:
-                    raise HTTPException(413, self.too_large_message)
+                    raise HTTPException(413, self.too_large_message())
             return message
 
         await self.app(scope, receive_limited, send_with_headers)

@@ -12,7 +12,7 @@ from fastapi import APIRouter, FastAPI, Form, Request, Response
 from starlette.exceptions import HTTPException
 
 from app.store import Store, VersionConflict
-from app.web import actions, messages
+from app.web import actions, language, messages
 from app.web.api import ACTION_ERRORS, json_response
 from app.web.computer import ComputerPlayer
 from app.web.deps import ComputerDep, PlayerIdDep, RendererDep, StoreDep
@@ -106,7 +106,7 @@ async def page_hint(
     try:
         given = await actions.hint(store, computer, player, game_id, version)
     except VersionConflict as error:
-        reason = messages.STALE_VERSION.format(current=error.current)
+        reason = messages.stale_version(error.current)
         return await refused(request, store, player, game_id, render, 409, reason)
     except HTTPException as error:
         reason = sentence(http_message(error, request))
@@ -120,19 +120,26 @@ async def page_hint(
 
 @pages.post("/prefs", status_code=204)
 async def save_prefs(
+    request: Request,
     store: StoreDep,
     player: PlayerIdDep,
     still_winnable: Annotated[bool | None, Form()] = None,
     sound: Annotated[bool | None, Form()] = None,
+    lang: Annotated[str | None, Form()] = None,
 ) -> Response:
-    """The page's own settings (the "Still winnable?" toggle, the menu's sound); fields
-    left out stay."""
+    """The page's own settings (the "Still winnable?" toggle, the menu's sound, the
+    language switch); fields left out stay. A language choice goes back to the page, in
+    that language."""
     prefs = await store.run(Store.prefs, player)
     if still_winnable is not None:
         prefs = replace(prefs, still_winnable=still_winnable)
     if sound is not None:
         prefs = replace(prefs, sound=sound)
+    if lang is not None:
+        prefs = replace(prefs, lang=language.saved_choice(lang))
     await store.run(Store.save_prefs, player, prefs)
+    if lang is not None:
+        return language.back_to_page(request)
     return Response(status_code=204)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pydantic_core
 
+from app import i18n
 from app.engine import (
     CHOSEN_LEVELS,
     DRAW,
@@ -97,7 +98,7 @@ def _game_fields(code: str, game: Game) -> dict[str, Any]:
         "won": game.won,
         "undo_available": game.undo_available,
         "legal_moves": [_MOVE_NOTATION[move] for move in game.legal_moves()],
-        "summary": game.summary(),
+        "summary": game.summary(i18n.current()),
     }
 
 
@@ -131,7 +132,7 @@ def deal_dict(code: DealCode) -> dict[str, Any]:
         "won": False,
         "undo_available": 0,
         "legal_moves": [_MOVE_NOTATION[move] for move in legal_moves(position, rules)],
-        "summary": summary(position),
+        "summary": summary(position, i18n.current()),
     }
 
 
@@ -160,9 +161,7 @@ def changed_blocks(before: Position, after: Position) -> list[str]:
     then `status` and `summary`."""
     changed = [
         name
-        for name, old, new in zip(
-            PILE_BLOCKS, _pile_keys(before), _pile_keys(after), strict=True
-        )
+        for name, old, new in zip(PILE_BLOCKS, _pile_keys(before), _pile_keys(after), strict=True)
         if old != new
     ]
     return [*changed, *ALWAYS]

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from app.engine import DealCode, Rules
+from app.engine.cards import ORDERED_DECK
 from app.solver.deals import winnable_numbers
 from tests.shared import SPOIL_DECK, SPOIL_RULES
 
@@ -39,13 +40,25 @@ def open_deck(page: Page, deck: list[str], rules: dict[str, Any]) -> str:
     return gid
 
 
+HINT_WORDS = re.compile(
+    r"^Hint: (?:(?P<draw>draw from the stock|turn the waste over into the stock)"
+    r"|put the (?P<home>.+) on its foundation|move the (?P<card>.+) to column (?P<n>\d))\.$"
+)
+CARD_BY_WORDS = {c.name: str(c) for c in ORDERED_DECK}
+
+
 def hinted_move(page: Page) -> str:
-    """The move the hint message names, e.g. "AH-f" from "... (AH-f)."."""
+    """The move the hint message says in words ("Hint: move the queen of clubs to column
+    2." is QC-t2): cards and piles in words, never the move's notation (SPEC §11)."""
     message = page.locator("#message p.note")
-    expect(message).to_have_text(re.compile(r"^Hint: .*\([^)]+\)\.$"))
-    found = re.search(r"\(([^)]+)\)\.$", message.inner_text())
-    assert found
-    return found.group(1)
+    expect(message).to_have_text(re.compile(r"^Hint: .*\.$"))
+    found = HINT_WORDS.match(message.inner_text())
+    assert found, message.inner_text()
+    if found["draw"]:
+        return "draw"
+    if found["home"]:
+        return f"{CARD_BY_WORDS[found['home']]}-f"
+    return f"{CARD_BY_WORDS[found['card']]}-t{found['n']}"
 
 
 def lit(page: Page, move: str) -> Locator:

@@ -62,13 +62,17 @@ def test_the_seeds_example_on_a_phone_with_touch(phone: Page, shot: Shot) -> Non
 def test_an_illegal_drag_flies_back_and_changes_nothing(page: Page, shot: Shot) -> None:
     gid = open_deal(page, SEED_CODE)
     mouse_drag(page, in_pile(page, "t4", "AS"), page.locator("#pile-fS"))
-    expect(page.locator("#message")).to_have_text("The spade foundation starts at 7S.")
+    expect(page.locator("#message")).to_have_text(
+        "The foundation of this suit starts from the 7 of spades."
+    )
     expect(in_pile(page, "t4", "AS")).to_be_visible()
     expect(page.locator(".card.dragging")).to_have_count(0)
     shot(page, "desktop-3-refused")
 
     mouse_drag(page, in_pile(page, "t1", "6C"), in_pile(page, "t3", "QH"))
-    expect(page.locator("#message")).to_have_text("A 6 of clubs cannot go on a queen of hearts.")
+    expect(page.locator("#message")).to_have_text(
+        "The 6 of clubs does not fit on the queen of hearts."
+    )
     expect(in_pile(page, "t1", "6C")).to_be_visible()
     game = api_game(page, gid)
     assert (game["version"], game["moves"]) == (0, 0)
@@ -83,7 +87,7 @@ def test_an_illegal_drag_flies_back_and_changes_nothing(page: Page, shot: Shot) 
 def test_a_tap_with_no_move_says_why(page: Page) -> None:
     gid = open_deal(page, SEED_CODE)
     card(page, "6C").click()
-    expect(page.locator("#message")).to_have_text("6C has no move.")
+    expect(page.locator("#message")).to_have_text("The 6 of clubs has no move just now.")
     assert api_game(page, gid)["version"] == 0
 
 
@@ -119,7 +123,7 @@ def test_a_move_with_the_keyboard_only(page: Page, shot: Shot) -> None:
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
     page.keyboard.press("Enter")  # Enter twice on the same card is a tap
     page.keyboard.press("Enter")
-    expect(page.locator("#message")).to_have_text("QC has no move.")
+    expect(page.locator("#message")).to_have_text("The queen of clubs has no move just now.")
     page.keyboard.press("d")
     wait_version(page, 2)
     expect(page.locator("#pile-waste .card")).to_have_count(3)

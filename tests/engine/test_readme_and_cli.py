@@ -11,7 +11,7 @@ from pathlib import Path
 
 from app.engine import Game
 from tests.shared import SEED_AFTER_THREE as AFTER_THREE
-from tests.shared import SEED_CODE
+from tests.shared import SEED_CODE, seed_summaries
 from tests.shared import SEED_OPENING as OPENING
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,9 +29,10 @@ def test_the_readme_example_runs_as_written_and_prints_what_its_comments_say() -
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(readme_engine_example(), namespace)  # its own asserts run too
-    score, summary, first_moves = out.getvalue().splitlines()
+    score, summary, polish, first_moves = out.getvalue().splitlines()
     assert score == "5"
     assert summary == AFTER_THREE
+    assert polish == seed_summaries("000", "Talia: ")[1]
     # After the three moves only the reserve's jack of spades onto the queen of hearts, and
     # a draw, are legal: the README prints them in the engine's order.
     assert first_moves == "['JS-t3', 'draw']"

@@ -147,10 +147,10 @@ def test_the_seeds_example_game_through_the_api(client: TestClient) -> None:
     assert game["summary"] == OPENING
     refused = move(client, game, "8H-f")
     assert refused.status_code == 422
-    assert detail(refused) == "8H is under QC in the reserve"
+    assert detail(refused) == "The queen of clubs covers the 8 of hearts in the reserve."
     refused = move(client, game, "AS-f")
     assert refused.status_code == 422
-    assert detail(refused) == "the spade foundation starts at 7S"
+    assert detail(refused) == "The foundation of this suit starts from the 7 of spades."
     for version, notation in enumerate(("QC-t2", "8H-f", "KH-t4")):
         response = move(client, game, notation, version=version)
         assert response.status_code == 200, response.text
@@ -189,7 +189,7 @@ def test_undo_with_nothing_to_undo_is_refused(client: TestClient) -> None:
     game = new_game(client, {"code": SEED_CODE})
     response = client.post(f"/api/games/{game['id']}/undo", json={})
     assert response.status_code == 422
-    assert detail(response) == "there is nothing to undo"
+    assert detail(response) == "There is nothing to undo."
     assert client.get(f"/api/games/{game['id']}").json()["version"] == 0
 
 
@@ -217,7 +217,7 @@ def test_an_illegal_move_is_422_and_changes_nothing(client: TestClient) -> None:
     before = client.get(f"/api/games/{game['id']}").json()
     response = move(client, game, "6C-t3", version=0)
     assert response.status_code == 422
-    assert detail(response) == "a 6 of clubs cannot go on a queen of hearts"
+    assert detail(response) == "The 6 of clubs does not fit on the queen of hearts."
     assert client.get(f"/api/games/{game['id']}").json() == before
 
 
@@ -249,14 +249,14 @@ def test_a_tap_with_double_click_off_only_goes_to_a_foundation(client: TestClien
         f"/api/games/{game['id']}/tap", json={"card": "QC", "double_click": False}
     )
     assert response.status_code == 422
-    assert detail(response) == "QC has no move"
+    assert detail(response) == "The queen of clubs has no move just now."
 
 
 def test_a_tap_on_a_card_without_a_move_is_422(client: TestClient) -> None:
     game = new_game(client, {"code": SEED_CODE})
     response = client.post(f"/api/games/{game['id']}/tap", json={"card": "KS"})
     assert response.status_code == 422
-    assert "KS" in detail(response)
+    assert "king of spades" in detail(response)
 
 
 # -- winning ----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from app.engine import DealCode, Game, Position, Rules
+from app.engine import Card, DealCode, Game, Position, Rules
 from app.solver.deals import winnable_numbers
 from app.solver.hint import still_winnable
 from app.solver.search import solve
@@ -75,7 +75,10 @@ def test_a_hint_is_a_legal_move_that_keeps_the_game_winnable(client: TestClient)
         move = answer["move"]
         assert move in game["legal_moves"]
         assert answer["winnable"] is True and answer["undo"] is None
-        assert move in answer["message"] and answer["message"].startswith("Hint: ")
+        # The card in words, never the move's notation (SPEC §11).
+        assert answer["message"].startswith("Hint: ") and move not in answer["message"]
+        if move != "draw":
+            assert Card.parse(move[:2]).name in answer["message"]
         assert answer["game"]["hints_used"] == count
         # A hint is not an action: the version stays, the position too.
         assert answer["game"]["version"] == game["version"]
@@ -290,7 +293,7 @@ def test_the_hint_button_with_htmx_lights_up_the_hinted_card(client: TestClient)
     move = answer.paragraph["data-move"]
     assert move is not None and move in game["legal_moves"]
     assert answer.paragraph["class"] == "note"
-    assert answer.text.startswith("Hint: ") and f"({move})" in answer.text
+    assert answer.text.startswith("Hint: ") and move not in answer.text
     assert client.get(f"/api/games/{game['id']}").json()["hints_used"] == 1
 
 

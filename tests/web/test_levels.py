@@ -82,7 +82,7 @@ def test_winnable_is_an_alias_of_easy_and_codes_and_decks_are_shared(client: Tes
         ({"deck": SORTED, "level": "easy"}, "always played at level shared"),
         ({"level": "shared"}, "give one"),
         ({"winnable": True, "level": "hard"}, "is level easy"),
-        ({"level": "expert"}, "unknown level"),
+        ({"level": "expert"}, "Unknown level"),
     ],
 )
 def test_a_level_that_does_not_fit_is_refused_readably(

@@ -149,7 +149,7 @@ def test_a_refused_form_move_without_htmx_shows_the_board_with_the_reason(
     created = client.post("/api/games", json={"code": SEED_CODE}).json()
     response = client.post(f"/games/{created['id']}/moves", data={"move": "AS-f"})
     assert response.status_code == 422
-    assert "The spade foundation starts at 7S." in response.text
+    assert "The foundation of this suit starts from the 7 of spades." in response.text
     assert 'id="pile-reserve"' in response.text
     stale = client.post(f"/games/{created['id']}/undo", data={"version": "5"})
     assert stale.status_code == 409

@@ -129,7 +129,7 @@ def test_an_illegal_move_answers_422_with_only_the_reason(client: TestClient) ->
     response = post(client, game, "moves", move="8H-f")
     assert response.status_code == 422
     assert swapped(response.text) == ["message"]
-    assert "8H is under QC in the reserve" in response.text
+    assert "The queen of clubs covers the 8 of hearts in the reserve." in response.text
     assert client.get(f"/api/games/{game['id']}").json()["version"] == 0
 
 

@@ -146,7 +146,7 @@ def test_a_body_over_the_limit_is_413(client: TestClient) -> None:
     big = b'{"code": "' + b"A" * 20_000 + b'"}'
     response = client.post("/api/games", content=big, headers={"content-type": "application/json"})
     assert response.status_code == 413
-    assert "at most 16384 bytes" in response.json()["detail"]
+    assert "at most 16,384 bytes" in response.json()["detail"]
 
 
 def test_a_streamed_body_over_the_limit_is_413(client: TestClient) -> None:
