@@ -13,6 +13,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import i18n
+from app.store import Store
 from app.store.aio import AsyncStore
 from app.web import messages
 from app.web.identity import PlayerCookie
@@ -112,7 +113,8 @@ class LanguageMiddleware:
         if player_id is None:
             return None
         store = cast(AsyncStore, scope["app"].state.store)
-        return (await store.prefs(player_id)).lang
+        prefs = await store.run(Store.prefs, player_id)
+        return prefs.lang
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

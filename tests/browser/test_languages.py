@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from tests.shared import SEED_CODE, seed_summaries
 
 from app.engine import DealCode, Game
+from tests.shared import SEED_CODE, seed_summaries
 
 from .board_helpers import DESKTOP, PHONE, card, in_pile, open_deal, touch_drag, wait_version
 
