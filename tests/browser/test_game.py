@@ -180,7 +180,7 @@ def test_the_new_game_dialog_remembers_the_choices(page: Page) -> None:
     open_deal(page, SEED_CODE)
     dialog = open_new_game(page, "Classic", "1 card")
     dialog.get_by_role("checkbox", name=re.compile("Double click")).uncheck()
-    dialog.get_by_role("button", name="Deal").click()
+    dialog.get_by_role("button", name="Play").click()
     page.wait_for_url(re.compile(r"/games/[^/]+$"))
     expect(page.locator("#table")).to_have_attribute("data-draw", "1")
     gid = page.locator("#status").get_attribute("data-game-id")

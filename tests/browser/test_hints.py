@@ -1,5 +1,5 @@
 """The computer player on the page: Hint (button and H key) lights up the hinted card,
-"Winnable deals only" deals a listed deal, and the "Still winnable?" switch shows its
+level Easy deals a listed deal, and the "Still winnable?" switch shows its
 verdict after each move; all of it fits a phone and a desktop."""
 
 from __future__ import annotations
@@ -106,19 +106,19 @@ def test_a_spoiled_position_is_told_plainly(page: Page) -> None:
     expect(page.locator(".hinted")).to_have_count(0)
 
 
-def test_winnable_deals_only_deals_a_listed_deal(page: Page) -> None:
+def test_level_easy_deals_a_listed_deal(page: Page) -> None:
     open_deck(page, SPOIL_DECK, SPOIL_RULES)
     dialog = open_new_game(page, "Classic", "1 card")
-    dialog.get_by_role("checkbox", name=re.compile("Winnable deals only")).check()
-    dialog.get_by_role("button", name="Deal").click()
+    dialog.get_by_label("Easy").check()
+    dialog.get_by_role("button", name="Play").click()
     page.wait_for_url(re.compile(r"/games/[^/]+$"))
     wait_version(page, 0)
     code = DealCode.parse(page.locator("#table").get_attribute("data-code") or "")
     assert str(code).startswith("CF1-C1-")
     assert code.number in winnable_numbers(Rules.preset_named("classic", draw=1))
-    # The choice is remembered: the dialog opens with the box ticked.
+    # The choice is remembered: the start window opens at level easy.
     page.locator("#new").click()
-    expect(dialog.get_by_role("checkbox", name=re.compile("Winnable deals only"))).to_be_checked()
+    expect(dialog.get_by_label("Easy")).to_be_checked()
 
 
 def test_the_still_winnable_switch_shows_its_verdict_after_each_move(page: Page) -> None:

@@ -168,7 +168,7 @@ def test_the_language_switch_is_on_the_board(client: TestClient) -> None:
     game = seed_game(client)
     page = client.get(f"/games/{game['id']}?lang=pl").text
     switch = '<form class="languages" method="post" action="/prefs"'
-    assert page.index('<div id="new-game" class="panel" popover>') < page.index(switch)
+    assert page.index('<div id="menu" class="panel menu" popover') < page.index(switch)
     assert '<h2 id="languages-title">Język</h2>' in page
     for code in ("en", "pl", "he", "ru"):
         assert f'name="lang" value="{code}" lang="{code}"' in page
