@@ -50,6 +50,10 @@ class AsyncStore:
             return call()
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
+    async def run(self, call: Callable[[], T]) -> T:
+        """Run a call of the store's where its calls run (a worker thread, or right here)."""
+        return await self._run(call)
+
     async def prefs(self, player_id: str) -> Prefs:
         return await self._run(partial(self.store.prefs, player_id))
 

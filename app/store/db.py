@@ -17,6 +17,8 @@ MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 # A Connection execution option: this transaction writes (SQLite takes the write lock at BEGIN).
 WRITE = "canfield_write"
 BUSY_TIMEOUT_MS = 5000
+# Without a limit the WAL file keeps the largest size it ever reached (41 MB seen).
+WAL_LIMIT_BYTES = 4 * 1024 * 1024
 # SQLite's own checkpoint size (in pages; its default is 1000) where a Checkpointer does the
 # checkpoints: only a backstop, should that thread not be running.
 BACKSTOP_CHECKPOINT_PAGES = 10_000
@@ -33,11 +35,18 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str, *, background_checkpoints: bool = False, **options: Any) -> Engine:
+def make_engine(
+    url: str,
+    *,
+    background_checkpoints: bool = False,
+    wal_limit_bytes: int = WAL_LIMIT_BYTES,
+    **options: Any,
+) -> Engine:
     """An engine for `url`. SQLite runs in WAL mode with synchronous=NORMAL, a busy
     timeout and foreign keys on, and a writing transaction begins IMMEDIATE so that
     two processes never both read and then fail to write. With `background_checkpoints`
-    its commits leave the WAL's checkpoints to a Checkpointer (up to a backstop)."""
+    its commits leave the WAL's checkpoints to a Checkpointer (up to a backstop). Its
+    WAL is cut back to `wal_limit_bytes` when a checkpoint lets it start over."""
     url = normalise_url(url)
     if make_url(url).get_backend_name() != "sqlite":
         options.setdefault("pool_pre_ping", True)
@@ -56,6 +65,7 @@ def make_engine(url: str, *, background_checkpoints: bool = False, **options: An
             f"busy_timeout={BUSY_TIMEOUT_MS}",
             "foreign_keys=ON",
             f"wal_autocheckpoint={checkpoint_pages}",
+            f"journal_size_limit={wal_limit_bytes}",
         ):
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()

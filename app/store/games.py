@@ -7,7 +7,7 @@ import re
 import secrets
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -302,6 +302,14 @@ class Store:
                 # Anything else may have left the connection unusable: take a new one.
                 self.close()
                 raise
+
+    def writing(self) -> AbstractContextManager[Transaction]:
+        """A write transaction (on SQLite under the one writer's lock), for the store's
+        neighbours: app/store/limits.py and app/store/prune.py."""
+        return self._writing()
+
+    def reading(self) -> AbstractContextManager[Transaction]:
+        return self._reading()
 
     def close(self) -> None:
         """Give back the writer's connection (the pool's are closed by engine.dispose())."""

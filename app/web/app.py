@@ -11,9 +11,13 @@ from starlette.staticfiles import StaticFiles
 from app.store import Store, make_engine, migrate
 from app.store.aio import AsyncStore
 from app.store.db import Checkpointer, is_sqlite
+from app.store.prune import Pruner
 from app.web import api, messages, pages, solver_routes
 from app.web.errors import install_error_handlers, problem
+from app.web.hosts import TrustedHostMiddleware, parse_hosts
 from app.web.identity import IdentityMiddleware, PlayerCookie
+from app.web.limits import RateLimits
+from app.web.metrics import ObserveMiddleware, metrics_page
 from app.web.render import Renderer
 from app.web.security import SecurityMiddleware
 from app.web.settings import Settings
@@ -29,7 +33,11 @@ applied actions and, when sent, must be current (else 409). Errors are
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The whole app. Applies the database migrations before it returns."""
     settings = settings or Settings()
-    engine = make_engine(settings.resolved_database_url(), background_checkpoints=True)
+    engine = make_engine(
+        settings.resolved_database_url(),
+        background_checkpoints=True,
+        wal_limit_bytes=settings.sqlite_wal_limit_bytes,
+    )
     migrate(engine)
     sqlite = is_sqlite(engine)
     threads = settings.db_threads
@@ -41,11 +49,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         checkpointer=Checkpointer(engine) if sqlite else None,
     )
 
+    pruner = Pruner(
+        store.store, days=settings.prune_after_days, interval=settings.prune_interval_seconds
+    )
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store.start()
+        pruner.start()
         yield
         # Stop the checkpoints and close the connections; all restart if the app does.
+        pruner.stop()
         store.stop()
 
     app = FastAPI(
@@ -62,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.store = store
     app.state.renderer = Renderer(settings.templates_dir)
+    app.state.limits = RateLimits(store, settings)
     install_error_handlers(app)
     app.include_router(api.router)
     app.include_router(pages.router)
@@ -71,6 +86,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz() -> dict[str, str]:
         """The process answers (Docker HEALTHCHECK)."""
         return {"status": "ok"}
+
+    if settings.metrics:
+        app.add_route("/metrics", metrics_page, include_in_schema=False)
 
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
     app.add_middleware(IdentityMiddleware, cookie=PlayerCookie(settings.resolved_secret_key()))
@@ -83,4 +101,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         too_large_message=messages.BODY_TOO_LARGE.format(limit=settings.max_body_bytes),
         not_json_message=messages.NOT_JSON,
     )
+    app.add_middleware(
+        TrustedHostMiddleware, hosts=parse_hosts(settings.trusted_hosts), refuse=problem
+    )
+    app.add_middleware(ObserveMiddleware)  # outermost: it sees every answer, refusals too
     return app

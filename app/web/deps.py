@@ -16,8 +16,9 @@ from app.engine import DealCode
 from app.store import Prefs, StoredGame
 from app.store.aio import AsyncStore
 from app.store.games import Action
-from app.web.computer import ComputerPlayer
+from app.web.computer import ComputerPlayer, computer_for
 from app.web.identity import player_id
+from app.web.limits import RateLimits
 from app.web.render import Renderer
 
 
@@ -25,11 +26,16 @@ class Player:
     """The requesting player (named by their cookie) and the store's calls for their games;
     another player's game is never found."""
 
-    def __init__(self, id: str, store: AsyncStore) -> None:
+    def __init__(self, id: str, store: AsyncStore, request: Request | None = None) -> None:
         self.id = id
         self.store = store
+        self.request = request
 
     async def create_game(self, code: DealCode) -> StoredGame:
+        """Raises HTTPException 429 over the rate limits on new games."""
+        if self.request is not None:
+            limits: RateLimits = self.request.app.state.limits
+            await limits.new_game(self.request, self.id)
         return await self.store.create_game(self.id, code)
 
     async def game(self, game_id: str) -> StoredGame:
@@ -62,7 +68,7 @@ class Player:
 
 
 async def current_player(request: Request) -> Player:
-    return Player(player_id(request), cast(AsyncStore, request.app.state.store))
+    return Player(player_id(request), cast(AsyncStore, request.app.state.store), request)
 
 
 async def get_renderer(request: Request) -> Renderer:
@@ -70,12 +76,8 @@ async def get_renderer(request: Request) -> Renderer:
 
 
 async def get_computer(request: Request) -> ComputerPlayer:
-    """The app's computer player, made on first use (its worker starts with the first job)."""
-    state = request.app.state
-    computer: ComputerPlayer | None = getattr(state, "computer", None)
-    if computer is None:
-        computer = state.computer = ComputerPlayer()
-    return computer
+    """The app's computer player, made on first use (its workers start with the first job)."""
+    return computer_for(request.app)
 
 
 PlayerDep = Annotated[Player, Depends(current_player)]

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import RedirectResponse
 
 from app.engine import Card, DealCode, EngineError, Game, Move
+from app.i18n import gettext as _
 from app.store import Prefs, StoredGame, VersionConflict
 from app.store.games import Action
 from app.web import messages
@@ -21,6 +22,8 @@ from app.web.schemas import random_deal, rules_from
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
+# The query a first visit comes back with, its cookie set (see `resume`).
+COOKIE_CHECK = "welcome"
 Version = Annotated[int | None, Form(description="the version shown when the form was drawn")]
 
 
@@ -36,8 +39,23 @@ def _to_game(request: Request, stored: StoredGame) -> Response:
 
 
 @router.get("/")
-async def resume(player: PlayerDep, computer: ComputerDep) -> Response:
-    """Continue the latest unfinished game, or deal a new one with the player's choices."""
+async def resume(
+    request: Request, player: PlayerDep, computer: ComputerDep, render: RendererDep
+) -> Response:
+    """Continue the latest unfinished game, or deal a new one with the player's choices.
+    A first visit comes back once with its new cookie before a game is written (a
+    client that keeps no cookie would otherwise leave a game behind at every visit)."""
+    if getattr(request.state, "new_player", None):
+        if COOKIE_CHECK not in request.query_params:
+            return _see(f"/?{COOKIE_CHECK}=1")
+        return render.error(
+            request,
+            400,
+            _(
+                "This game keeps your place with a cookie, and your browser did not "
+                "send it back: allow cookies for this site, then reload."
+            ),
+        )
     stored = await player.resume()
     if stored is None:
         prefs = await player.prefs()

@@ -15,15 +15,20 @@ from app.engine import FOUNDATION, Game, Move
 from app.store import StoredGame, VersionConflict
 from app.web import messages
 from app.web.api import ACTION_ERRORS, JSONBytes
-from app.web.computer import ComputerBusy, ComputerPlayer, HintAnswer
+from app.web.computer import ComputerBusy, ComputerPlayer, HintAnswer, SearchRefused
 from app.web.deps import ComputerDep, Player, PlayerDep, RendererDep
 from app.web.errors import http_message, sentence
+from app.web.limits import RateLimits, search_refused
 from app.web.render import is_htmx
 from app.web.schemas import ErrorOut, HintBody, HintOut, WinnableOut
 from app.web.views import game_dict, to_json
 
 BUSY: dict[int | str, dict[str, Any]] = {
-    503: {"model": ErrorOut, "description": "The computer player is busy; try again"}
+    429: {
+        "model": ErrorOut,
+        "description": "Too many searches asked for, or the player's previous one is not over",
+    },
+    503: {"model": ErrorOut, "description": "The computer player is busy; try again"},
 }
 
 
@@ -67,6 +72,14 @@ def hint_text(answer: HintAnswer, game: Game) -> str:
     return messages.HINT_MOVE.format(card=move.card.name, where=where, move=answer.move)
 
 
+async def count_search(player: Player) -> None:
+    """Count a search against the player's rate limits; HTTPException 429 over them."""
+    request = player.request
+    if request is not None:
+        limits: RateLimits = request.app.state.limits
+        await limits.search(request, player.id)
+
+
 async def give_hint(
     player: Player, computer: ComputerPlayer, game_id: str, version: int | None
 ) -> GivenHint:
@@ -74,17 +87,21 @@ async def give_hint(
 
     Raises GameNotFound; VersionConflict when `version` is not current, or the game
     moved while the solver thought (its hint would be for a position that is gone);
-    HTTPException 422 for a won game, 503 when the solver is busy.
+    HTTPException 422 for a won game, 429 over the rate limits or while the player's
+    previous search is not over, 503 when the solver is busy.
     """
     stored, log = await player.game_and_log(game_id)
     if version is not None and version != stored.version:
         raise VersionConflict(stored.version)
     if stored.game.won:
         raise HTTPException(422, messages.GAME_WON_NO_HINT)
+    await count_search(player)
     try:
-        answer = await computer.hint(stored.code, log)
+        answer = await computer.hint(player.id, stored.code, log)
     except ComputerBusy as error:
         raise HTTPException(503, messages.COMPUTER_BUSY) from error
+    except SearchRefused as error:
+        raise search_refused() from error
     counted = await player.record_hint(game_id, version=stored.version)
     return GivenHint(answer, hint_text(answer, stored.game), counted)
 
@@ -118,12 +135,21 @@ async def winnable(
     game_id: str, player: PlayerDep, computer: ComputerDep, version: int | None = None
 ) -> Response:
     """Can the game still be won from its position at `version`? `winnable` is null when
-    the solver could not tell in its budget (or is busy). 409 if `version` is not current."""
+    the solver could not tell in its budget (or is busy). 409 if `version` is not current;
+    429 over the rate limits, or while the player's previous search is running."""
     stored, log = await player.game_and_log(game_id)
     if version is not None and version != stored.version:
         raise VersionConflict(stored.version)
     game = stored.game
-    verdict = True if game.won else await computer.still_winnable(stored.id, game, log)
+    verdict: bool | None = True
+    if not game.won:
+        await count_search(player)
+        try:
+            verdict = await computer.still_winnable(player.id, game, log)
+        except ComputerBusy:
+            verdict = None
+        except SearchRefused as error:
+            raise search_refused() from error
     return JSONBytes(to_json({"version": stored.version, "winnable": verdict}))
 
 

@@ -31,9 +31,11 @@ def api_game(client: TestClient, gid: str) -> dict[str, Any]:
 
 
 def test_the_first_visit_deals_a_game_and_the_next_resumes_it(client: TestClient) -> None:
-    first = client.get("/", follow_redirects=False)
+    check = client.get("/", follow_redirects=False)
+    assert check.status_code == 303 and check.headers["location"] == "/?welcome=1"
+    assert "canfield_player=" in check.headers["set-cookie"]
+    first = client.get(check.headers["location"], follow_redirects=False)
     assert first.status_code == 303
-    assert "canfield_player=" in first.headers["set-cookie"]
     gid = game_id(first.headers["location"])
     client.post(f"/games/{gid}/moves", data={"move": "draw", "version": "0"})
     again = client.get("/", follow_redirects=False)
