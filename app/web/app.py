@@ -88,7 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok"}
 
     if settings.metrics:
-        app.add_route("/metrics", metrics_page, include_in_schema=False)
+        app.add_api_route("/metrics", metrics_page, include_in_schema=False)
 
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
     app.add_middleware(IdentityMiddleware, cookie=PlayerCookie(settings.resolved_secret_key()))
