@@ -22,4 +22,4 @@ async def winnable_code(player: Player, computer: ComputerPlayer, rules: Rules) 
     except ComputerBusy as error:
         raise HTTPException(503, messages.COMPUTER_BUSY) from error
     except SearchRefused as error:
-        raise search_refused() from error
+        raise await search_refused() from error

@@ -3,6 +3,7 @@ address (SPEC §12), counted in the database so that every server counts togethe
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from collections import OrderedDict
@@ -22,6 +23,11 @@ from app.web.settings import Settings
 # Refusals this process remembers (key -> until when), so that a flood of refused
 # requests costs no database write each; the counters stay the database's.
 BLOCKED_KEPT = 4096
+# A refusal is answered after this pause (at most; never past Retry-After): a client
+# that ignores Retry-After and asks again at once then asks about once a second, not
+# hundreds of times, and the players it shares the server with do not pay for it.
+# Nobody within the limits ever waits for it.
+REFUSAL_PAUSE = 1.0
 
 
 class RateLimits:
@@ -53,14 +59,16 @@ class RateLimits:
         now = time.time()
         until = self._blocked.get(key)
         if until is not None and until > now:
-            raise too_many(until - now)
+            await asyncio.sleep(min(REFUSAL_PAUSE, until - now))
+            raise too_many(until - time.time())
         if await self.store.run(partial(self.limiter.hit, item, *identifiers)):
             return
         reset = await self.store.run(partial(self.storage.get_expiry, key))
         self._blocked[key] = reset
         while len(self._blocked) > BLOCKED_KEPT:
             self._blocked.popitem(last=False)
-        raise too_many(reset - now)
+        await asyncio.sleep(min(REFUSAL_PAUSE, max(reset - now, 0.0)))
+        raise too_many(reset - time.time())
 
 
 def client_address(request: Request) -> str:
@@ -78,8 +86,10 @@ def too_many(wait: float) -> HTTPException:
     return HTTPException(429, detail, headers={"Retry-After": str(seconds)})
 
 
-def search_refused() -> HTTPException:
-    """The player's own earlier question is still being thought about."""
+async def search_refused() -> HTTPException:
+    """The player's own earlier question is still being thought about (answered after a
+    short pause, like the other refusals)."""
+    await asyncio.sleep(REFUSAL_PAUSE / 2)
     detail = _(
         "The computer player is still thinking about your previous question; "
         "wait for its answer, then ask again."

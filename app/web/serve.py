@@ -35,7 +35,7 @@ def serve(host: str, port: int) -> None:
         "access_log": False,  # ours is app/web/metrics.py's, with the route's template
         "log_level": "info",
         "log_config": log_config(),
-        "http": PROTOCOL,
+        "http": PROTOCOL if settings.http == "guarded" else settings.http,
         "limit_concurrency": settings.max_connections,
         "h11_max_incomplete_event_size": settings.max_header_bytes,
     }

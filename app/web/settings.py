@@ -66,6 +66,9 @@ class Settings(BaseSettings):
         default="*", validation_alias=AliasChoices("TRUSTED_HOSTS", "trusted_hosts")
     )
     """Host names the server answers to, comma-separated (`*.example.org` allowed); `*`: any."""
+    http: str = "guarded"
+    """The HTTP protocol: `guarded` (app/web/protocol.py: uvicorn's httptools with the
+    limits below), or uvicorn's own `httptools` or `h11` (bench/server.py --http)."""
     max_header_bytes: int = 16 * 1024
     """The request line and headers together (431 beyond)."""
     max_headers: int = 100

@@ -90,18 +90,18 @@ async def give_hint(
     HTTPException 422 for a won game, 429 over the rate limits or while the player's
     previous search is not over, 503 when the solver is busy.
     """
+    await count_search(player)  # first: a refused flood costs no more than this
     stored, log = await player.game_and_log(game_id)
     if version is not None and version != stored.version:
         raise VersionConflict(stored.version)
     if stored.game.won:
         raise HTTPException(422, messages.GAME_WON_NO_HINT)
-    await count_search(player)
     try:
         answer = await computer.hint(player.id, stored.code, log)
     except ComputerBusy as error:
         raise HTTPException(503, messages.COMPUTER_BUSY) from error
     except SearchRefused as error:
-        raise search_refused() from error
+        raise await search_refused() from error
     counted = await player.record_hint(game_id, version=stored.version)
     return GivenHint(answer, hint_text(answer, stored.game), counted)
 
@@ -149,7 +149,7 @@ async def winnable(
         except ComputerBusy:
             verdict = None
         except SearchRefused as error:
-            raise search_refused() from error
+            raise await search_refused() from error
     return JSONBytes(to_json({"version": stored.version, "winnable": verdict}))
 
 
