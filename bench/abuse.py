@@ -34,7 +34,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from server import HOST, Connection, free_port, start_server
+from server import HOST, Connection, free_port, new_game, start_server
 
 HINT_EVERY = 4.0  # seconds between one player's hints (60 a minute are allowed)
 THINK = 0.1  # seconds between one player's moves
@@ -76,14 +76,6 @@ async def player(port: int, address: str) -> Connection:
     connection.headers = f"X-Forwarded-For: {address}\r\n"
     await connection.open()
     return connection
-
-
-async def new_game(connection: Connection) -> dict[str, object]:
-    status, body = await connection.request("POST", "/api/games", b"{}")
-    if status != 201:
-        raise RuntimeError(f"a player's new game answered {status}: {body[:200]!r}")
-    game: dict[str, object] = json.loads(body)
-    return game
 
 
 async def play(connection: Connection, figures: Figures, stop: float, seed: int) -> None:

@@ -173,6 +173,15 @@ def app(settings: Settings) -> Iterator[FastAPI]:
 
 
 @pytest.fixture
+def workers_end(app: FastAPI) -> Iterator[None]:
+    """The app's solver workers end with the test (the app's lifespan may not have run)."""
+    yield
+    computer = getattr(app.state, "computer", None)
+    if computer is not None:
+        computer.shutdown()
+
+
+@pytest.fixture
 def client(app: FastAPI) -> Iterator[TestClient]:
     """A browser-less player with its own cookie jar."""
     with TestClient(app, base_url="http://testserver") as test_client:

@@ -82,39 +82,23 @@ def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
-class Checkpointer:
-    """Copies SQLite's write-ahead log into the database file on a thread of its own,
-    every `interval` seconds (for an engine made with `background_checkpoints`).
+class Background:
+    """Work that runs every `interval` seconds on a thread of its own (`_run`, which
+    waits on `_stopping` between rounds): SQLite's checkpoints, the clean-up."""
 
-    Otherwise the commit that fills the WAL to 1000 pages does it, with two fsyncs, in
-    the middle of a request: on the event loop that stalled every request in flight
-    for 10-16 ms, about once every 300 moves (bench/server.py). A PASSIVE checkpoint
-    waits for no reader or writer, and writers go on while it runs.
-    """
+    thread_name = "background"
 
-    def __init__(self, engine: Engine, interval: float = 0.2) -> None:
-        self.engine = engine
+    def __init__(self, interval: float) -> None:
         self.interval = interval
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
-
-    def checkpoint(self, connection: Any) -> tuple[int, int, int]:
-        """One PASSIVE checkpoint on a DBAPI connection: (busy, WAL frames, frames
-        copied), as SQLite reports them."""
-        cursor = connection.cursor()
-        try:
-            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            busy, frames, copied = cursor.fetchone()
-        finally:
-            cursor.close()
-        return busy, frames, copied
 
     def start(self) -> None:
         """Start the thread (again, after `stop`); nothing if it runs."""
         if self._thread is not None and self._thread.is_alive():
             return
         self._stopping.clear()
-        self._thread = threading.Thread(target=self._run, name="sqlite-checkpoints", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
@@ -127,6 +111,37 @@ class Checkpointer:
     @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+
+class Checkpointer(Background):
+    """Copies SQLite's write-ahead log into the database file on a thread of its own,
+    every `interval` seconds (for an engine made with `background_checkpoints`).
+
+    Otherwise the commit that fills the WAL to 1000 pages does it, with two fsyncs, in
+    the middle of a request: on the event loop that stalled every request in flight
+    for 10-16 ms, about once every 300 moves (bench/server.py). A PASSIVE checkpoint
+    waits for no reader or writer, and writers go on while it runs.
+    """
+
+    thread_name = "sqlite-checkpoints"
+
+    def __init__(self, engine: Engine, interval: float = 0.2) -> None:
+        super().__init__(interval)
+        self.engine = engine
+
+    def checkpoint(self, connection: Any) -> tuple[int, int, int]:
+        """One PASSIVE checkpoint on a DBAPI connection: (busy, WAL frames, frames
+        copied), as SQLite reports them."""
+        cursor = connection.cursor()
+        try:
+            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            busy, frames, copied = cursor.fetchone()
+        finally:
+            cursor.close()
+        return busy, frames, copied
 
     def _run(self) -> None:
         connection = None

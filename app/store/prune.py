@@ -10,7 +10,6 @@ and every server on a schedule (`Pruner`).
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,6 +18,7 @@ from sqlalchemy import and_, bindparam, delete, exists, literal_column, select
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import BindParameter
 
+from app.store.db import Background
 from app.store.games import Store, now
 from app.store.models import counters, games, players, searches
 from app.store.sql import Prepared
@@ -102,29 +102,21 @@ class Pruning:
         return Pruned(removed_games, removed_players, spent_counters, spent_searches)
 
 
-class Pruner:
+class Pruner(Background):
     """Runs the clean-up every `interval` seconds on a thread of its own (never on the
-    event loop); several servers may each run it, it removes each thing once."""
+    event loop; an interval of 0 never starts it); several servers may each run it, it
+    removes each thing once."""
+
+    thread_name = "prune"
 
     def __init__(self, store: Store, *, days: float, interval: float) -> None:
+        super().__init__(interval)
         self.pruning = Pruning(store)
         self.days = days
-        self.interval = interval
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        if self.interval <= 0 or (self._thread is not None and self._thread.is_alive()):
-            return
-        self._stopping.clear()
-        self._thread = threading.Thread(target=self._run, name="prune", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stopping.set()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
+        if self.interval > 0:
+            super().start()
 
     def _run(self) -> None:
         while not self._stopping.wait(self.interval):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,9 +15,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, text
 
 from app.web.app import create_app
-from app.web.computer import ComputerPlayer
 from app.web.settings import Settings
 
+pytestmark = pytest.mark.usefixtures("workers_end")
 CODE = "CF1-D1-HELLOAB"
 HX = {"HX-Request": "true"}
 
@@ -33,14 +32,6 @@ def settings(settings: Settings) -> Settings:
             "searches_per_address": "100/minute",
         }
     )
-
-
-@pytest.fixture(autouse=True)
-def workers_end(app: FastAPI) -> Iterator[None]:
-    yield
-    computer: ComputerPlayer | None = getattr(app.state, "computer", None)
-    if computer is not None:
-        computer.shutdown()
 
 
 def player_at(app: FastAPI, address: str) -> TestClient:

@@ -20,6 +20,7 @@ from app.engine import DealCode, Game
 from app.web.computer import ComputerBusy, ComputerPlayer, SearchRefused, computer_for
 from app.web.settings import Settings
 
+pytestmark = pytest.mark.usefixtures("workers_end")
 CODE = "CF1-D1-HELLOAB"
 T = TypeVar("T")
 
@@ -27,14 +28,6 @@ T = TypeVar("T")
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
     return settings.model_copy(update={"solver_workers": 1})
-
-
-@pytest.fixture(autouse=True)
-def workers_end(app: FastAPI) -> Iterator[None]:
-    yield
-    computer: ComputerPlayer | None = getattr(app.state, "computer", None)
-    if computer is not None:
-        computer.shutdown()
 
 
 def run_in_own_loop(coroutine: Coroutine[Any, Any, T]) -> T:
