@@ -25,6 +25,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 ACTION_ERRORS = {**ERRORS, 409: {"model": ErrorOut, "description": "`version` is not current"}}
 NEW_GAME_ERRORS = {
     **ERRORS,
+    429: {"model": ErrorOut, "description": "Too many new games (see Retry-After)"},
     503: {"model": ErrorOut, "description": "No winnable deal can be found just now"},
 }
 
