@@ -141,9 +141,9 @@ async def winnable(
     if version is not None and version != stored.version:
         raise VersionConflict(stored.version)
     game = stored.game
-    verdict: bool | None = True
-    if not game.won:
-        await count_search(player)
+    verdict = True if game.won else computer.known_verdict(game)
+    if verdict is None:
+        await count_search(player)  # only a search counts: known verdicts cost nothing
         try:
             verdict = await computer.still_winnable(player.id, game, log)
         except ComputerBusy:

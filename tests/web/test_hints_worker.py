@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -157,3 +158,27 @@ def test_a_full_queue_turns_work_away_at_once(app: FastAPI) -> None:
             run_in_own_loop(scenario())
         finally:
             run_in_own_loop(computer.pool.gate.enter())
+
+
+def test_a_search_whose_client_left_holds_the_players_place_until_it_ends(app: FastAPI) -> None:
+    computer = computer_for(app)
+
+    async def scenario() -> None:
+        leaving = asyncio.create_task(computer._search("alice", time.sleep, 1.5))
+        await asyncio.sleep(0.8)  # the worker has it (and has started, after a spawn)
+        leaving.cancel()
+        await asyncio.gather(leaving, return_exceptions=True)
+        with pytest.raises(SearchRefused):  # it still runs: alice has her one search
+            await computer.hint("alice", CODE, [])
+        for _ in range(50):
+            await asyncio.sleep(0.1)
+            if computer.searches.take("alice", "probe", 60.0):
+                break
+        else:
+            raise AssertionError("alice's search was never given back")
+        computer.searches.give_back("alice", "probe")
+        assert computer.pool.gate.waiting == 0
+        assert (await computer.hint("alice", CODE, [])).move is not None
+
+    run_in_own_loop(computer.hint("bob", CODE, []))  # the worker is up
+    run_in_own_loop(scenario())

@@ -15,6 +15,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
@@ -65,6 +66,7 @@ class _Turn:
     loop: asyncio.AbstractEventLoop
     wait: asyncio.Future[None] | None = None
     replaced: bool = False
+    released_later: bool = False  # by `_release`, when its search ends
 
 
 @dataclass
@@ -119,16 +121,36 @@ class ComputerPlayer:
         """Run `job(*args)` for the player in their turn. Raises SearchRefused,
         ComputerBusy."""
         turn = await self._take(player_id)
+        running: Future[T] | None = None
         try:
             await self._wait_turn(player_id, turn)
             try:
-                return await self.pool.run(job, *args)
+                running = await self.pool.submit(job, *args)
+                return await self.pool.result(running)
             except Busy as error:
                 raise ComputerBusy(str(error)) from error
+            except asyncio.CancelledError:
+                if running is not None and not running.done():
+                    # The client left, but a search in a worker runs on to its end: the
+                    # worker and the player's search stay taken until then.
+                    running.add_done_callback(lambda _: self._release(player_id, turn))
+                    turn.released_later = True
+                raise
             finally:
-                self.pool.gate.leave()
+                if not turn.released_later:
+                    self.pool.gate.leave()
         finally:
-            await self._give_back(player_id, turn)
+            if not turn.released_later:
+                await self._give_back(player_id, turn)
+
+    def _release(self, player_id: str, turn: _Turn) -> None:
+        """Give back a worker and a player's search from a worker's done callback."""
+        self.pool.gate.leave()
+        if not turn.replaced:
+            try:
+                self.searches.give_back(player_id, turn.token)
+            except Exception:
+                log.exception("a search could not be given back; its lease ends it")
 
     async def _wait_turn(self, player_id: str, turn: _Turn) -> None:
         self._turns[player_id] = turn
@@ -160,17 +182,25 @@ class ComputerPlayer:
     async def still_winnable(self, player_id: str, game: Game, actions: list[str]) -> bool | None:
         """Can the game's position still be won? None: not known in the budget.
         Raises SearchRefused, ComputerBusy."""
-        key = (game.rules.token, encode_position(game.position))
-        known = self._verdicts.get(key)
+        known = self.known_verdict(game)
         if known is not None:
-            self._verdicts.move_to_end(key)
             return known
+        key = (game.rules.token, encode_position(game.position))
         verdict = await self._search(player_id, still_winnable_job, str(game.code), actions)
         if verdict is not None:
             self._verdicts[key] = verdict
             while len(self._verdicts) > VERDICTS_KEPT:
                 self._verdicts.popitem(last=False)
         return verdict
+
+    def known_verdict(self, game: Game) -> bool | None:
+        """The "still winnable?" verdict of the game's position, if proved before (no
+        search: it costs the player nothing)."""
+        key = (game.rules.token, encode_position(game.position))
+        known = self._verdicts.get(key)
+        if known is not None:
+            self._verdicts.move_to_end(key)
+        return known
 
     async def winnable_deal(self, player_id: str, rules: Rules) -> DealCode:
         """A deal the solver has won under `rules`: a listed one the player has not played

@@ -130,14 +130,21 @@ class WorkerPool:
                 )
             return self._executor
 
-    async def run(self, job: Callable[..., T], *args: Any) -> T:
-        """Run `job(*args)` in a worker once a slot is free (the caller waited for it in
-        `gate`). Raises Busy when the worker died."""
+    async def submit(self, job: Callable[..., T], *args: Any) -> Future[T]:
+        """Hand `job(*args)` to a worker once a slot is free (the caller waited for it in
+        `gate`). Raises Busy when the workers are lost."""
         try:
             handed: Future[Future[T]] = self._handover.submit(self._submit, job, *args)
-            future = await asyncio.wrap_future(handed)
-            return await asyncio.wrap_future(future)
+            return await asyncio.wrap_future(handed)
         except (BrokenProcessPool, RuntimeError) as error:
+            self._drop(error)
+            raise Busy(str(error)) from error
+
+    async def result(self, future: Future[T]) -> T:
+        """The job's answer. Raises Busy when its worker died."""
+        try:
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool as error:
             self._drop(error)
             raise Busy(str(error)) from error
 
