@@ -191,17 +191,22 @@ async def history(port: int, url: str, games: int, requests: int) -> None:
     await newcomer.open()
     await new_game(newcomer)
     body = json.dumps({"winnable": True}).encode()
-    for name, connection in (("new player", newcomer), (f"{games} games", veteran)):
-        times = []
-        for _ in range(requests):
-            started = time.perf_counter()
-            status, _ = await connection.request("POST", "/api/games", body)
-            times.append(time.perf_counter() - started)
-            assert status == 201, status
-        print(
-            f"winnable deal, {name:<12} p50 {statistics.median(times) * 1000:6.2f} ms  "
-            f"max {max(times) * 1000:6.2f} ms  ({requests} requests)"
-        )
+    asks = (
+        ("winnable deal", "POST", "/api/games", body, 201),
+        ("resume (GET /)", "GET", "/", b"", 303),
+    )
+    for what, method, path, data, expected in asks:
+        for name, connection in (("new player", newcomer), (f"{games} games", veteran)):
+            times = []
+            for _ in range(requests):
+                started = time.perf_counter()
+                status, _ = await connection.request(method, path, data)
+                times.append(time.perf_counter() - started)
+                assert status == expected, status
+            print(
+                f"{what:<15} {name:<12} p50 {statistics.median(times) * 1000:6.2f} ms  "
+                f"max {max(times) * 1000:6.2f} ms  ({requests} requests)"
+            )
     veteran.close()
     newcomer.close()
 

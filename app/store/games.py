@@ -26,6 +26,8 @@ ID_BYTES = 16  # 128 random bits: game and player ids cannot be guessed
 # What an id looks like (token_urlsafe); anything else names no game and never
 # reaches the database (PostgreSQL refuses text with a NUL byte, for one).
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+# Resuming looks at this many of a player's newest unfinished games.
+RESUME_CANDIDATES = 50
 # Without a version, an action that meets a concurrent one is simply tried again.
 RETRIES = 5
 
@@ -178,10 +180,19 @@ _STATEMENTS: dict[str, Any] = {
     "game": _GAME,
     # PostgreSQL: actions on one game queue on its row (SQLite has its write lock).
     "game_for_update": _GAME.with_for_update(of=games),
+    # The last played of the player's newest unfinished games: a bounded read however
+    # many games they have (the index holds them by creation; updated_at is not in it).
     "latest_playing": (
         select(*_GAME_COLUMNS, players.c.double_click)
         .join(players, players.c.id == games.c.player_id)
-        .where(games.c.player_id == bindparam("player_id"), games.c.status == PLAYING)
+        .where(
+            games.c.id.in_(
+                select(games.c.id)
+                .where(games.c.player_id == bindparam("player_id"), games.c.status == PLAYING)
+                .order_by(games.c.created_at.desc())
+                .limit(RESUME_CANDIDATES)
+            )
+        )
         .order_by(games.c.updated_at.desc())
         .limit(1)
     ),

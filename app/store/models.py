@@ -63,7 +63,10 @@ class GameRow(Base):
     # Resuming looks up a player's unfinished games. updated_at stays out of the index
     # so that a move, which changes it, does not rewrite an index entry too.
     __table_args__ = (
-        Index("ix_games_player_status", "player_id", "status"),
+        # Resuming reads the newest of them by creation (which never changes: a move
+        # rewrites no entry), so its cost does not grow with the player's games
+        # (migration 0004; it was (player_id, status)).
+        Index("ix_games_player_status_created", "player_id", "status", "created_at"),
         # Which of a few deal codes a player has played (winnable deals), without reading
         # the player's whole history (migration 0004).
         Index("ix_games_player_code", "player_id", "code"),

@@ -47,7 +47,7 @@ class Pruning:
         cutoff: BindParameter[datetime] = bindparam("cutoff")
         # Through the partial index of games with no action (ix_games_unplayed: the 0 is
         # written into the SQL, as the index's condition is), then each candidate's
-        # player's games (ix_games_player_status).
+        # player's games (ix_games_player_status_created).
         stale_games = (
             select(games.c.id)
             .where(games.c.version == literal_column("0"), games.c.updated_at < cutoff)

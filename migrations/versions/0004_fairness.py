@@ -1,5 +1,6 @@
 """Fairness and bounds: rate-limit counters, each player's one search, and the indexes
-for winnable deals (a player's codes) and the clean-up (games with no action).
+for winnable deals (a player's codes), resuming (a player's unfinished games by creation)
+and the clean-up (games with no action).
 
 Revision ID: 0004_fairness
 Revises: 0002
@@ -34,6 +35,10 @@ def upgrade() -> None:
     )
     op.create_index("ix_games_player_code", "games", ["player_id", "code"])
     op.create_index(
+        "ix_games_player_status_created", "games", ["player_id", "status", "created_at"]
+    )
+    op.drop_index("ix_games_player_status", table_name="games")
+    op.create_index(
         "ix_games_unplayed",
         "games",
         ["updated_at"],
@@ -44,6 +49,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index("ix_games_unplayed", table_name="games")
+    op.create_index("ix_games_player_status", "games", ["player_id", "status"])
+    op.drop_index("ix_games_player_status_created", table_name="games")
     op.drop_index("ix_games_player_code", table_name="games")
     op.drop_table("searches")
     op.drop_table("counters")

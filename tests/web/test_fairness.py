@@ -34,6 +34,15 @@ def settings(settings: Settings) -> Settings:
     )
 
 
+def test_the_default_limits_are_the_specs() -> None:
+    defaults = Settings(database_url="sqlite://", secret_key="k")
+    assert (defaults.games_per_player, defaults.games_per_address) == (
+        "120/minute",
+        "1200/minute",
+    )
+    assert defaults.searches_per_player == "60/minute"
+
+
 def player_at(app: FastAPI, address: str) -> TestClient:
     return TestClient(app, base_url="http://testserver", client=(address, 40000))
 

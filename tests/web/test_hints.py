@@ -7,7 +7,6 @@ import re
 from html.parser import HTMLParser
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from spoiled_deck import SPOIL, SPOIL_DECK, SPOIL_RULES
 
@@ -15,18 +14,10 @@ from app.engine import DealCode, Game, Position, Rules
 from app.solver.deals import winnable_numbers
 from app.solver.hint import still_winnable
 from app.solver.search import solve
-from app.web.settings import Settings
 
 HX = {"HX-Request": "true"}
 # Skill's level Hard, draw 3: no line wins this deal at all.
 DEAD_CODE = "CF1-S3P3-HELLOAB"
-
-
-@pytest.fixture
-def settings(settings: Settings) -> Settings:
-    """These tests follow hints through whole games, faster than the 60 searches a
-    minute a player may ask for (tests/web/test_fairness.py checks that limit)."""
-    return settings.model_copy(update={"searches_per_player": "1000/minute"})
 
 
 def runway_deck() -> list[str]:
