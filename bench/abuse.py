@@ -195,17 +195,19 @@ async def history(port: int, url: str, games: int, requests: int) -> None:
         ("winnable deal", "POST", "/api/games", body, 201),
         ("resume (GET /)", "GET", "/", b"", 303),
     )
+    await asyncio.sleep(2.0)  # the checkpoint of the inserted games is over
     for what, method, path, data, expected in asks:
-        for name, connection in (("new player", newcomer), (f"{games} games", veteran)):
-            times = []
-            for _ in range(requests):
+        times: dict[str, list[float]] = {"new player": [], f"{games} games": []}
+        for _ in range(requests):  # A/B, alternating
+            for name, connection in zip(times, (newcomer, veteran), strict=True):
                 started = time.perf_counter()
                 status, _ = await connection.request(method, path, data)
-                times.append(time.perf_counter() - started)
+                times[name].append(time.perf_counter() - started)
                 assert status == expected, status
+        for name, taken in times.items():
             print(
-                f"{what:<15} {name:<12} p50 {statistics.median(times) * 1000:6.2f} ms  "
-                f"max {max(times) * 1000:6.2f} ms  ({requests} requests)"
+                f"{what:<15} {name:<12} p50 {statistics.median(taken) * 1000:6.2f} ms  "
+                f"max {max(taken) * 1000:6.2f} ms  ({requests} requests)"
             )
     veteran.close()
     newcomer.close()
@@ -226,6 +228,9 @@ def main() -> None:
     parser.add_argument("--hint-loops", type=int, default=20)
     parser.add_argument("--database-url", default="")
     parser.add_argument("--history", type=int, default=0, help="stored games of a veteran")
+    parser.add_argument(
+        "--history-only", action="store_true", help="skip the quiet and flood phases"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="canfield-abuse-") as tmp:
         port = free_port()
@@ -238,6 +243,9 @@ def main() -> None:
             f"{args.hint_loops} hint loops and a new-game loop of one player"
         )
         try:
+            if args.history_only:
+                asyncio.run(history(port, url, args.history, 50))
+                return
             asyncio.run(phase(port, args.players, 5.0, 0))  # warm-up: the workers start
             quiet = asyncio.run(phase(port, args.players, args.seconds, 0))
             print(quiet.report("quiet"), flush=True)
@@ -250,7 +258,7 @@ def main() -> None:
                 )
                 print(f"move p99 flood/quiet: {ratio:.2f}")
             if args.history:
-                asyncio.run(history(port, url, args.history, 30))
+                asyncio.run(history(port, url, args.history, 50))
         finally:
             process.send_signal(signal.SIGINT)
             process.wait(15)
