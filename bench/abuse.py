@@ -40,6 +40,14 @@ HINT_EVERY = 4.0  # seconds between one player's hints (60 a minute are allowed)
 THINK = 0.1  # seconds between one player's moves
 
 
+def percentile(values: list[float], percent: float) -> float:
+    """In seconds; 0 without values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(percent / 100 * len(ordered)))]
+
+
 @dataclass
 class Figures:
     moves: list[float] = field(default_factory=list)
@@ -49,10 +57,7 @@ class Figures:
 
     def report(self, name: str) -> str:
         def ms(values: list[float], percent: float) -> float:
-            if not values:
-                return 0.0
-            ordered = sorted(values)
-            return ordered[min(len(ordered) - 1, int(percent / 100 * len(ordered)))] * 1000
+            return percentile(values, percent) * 1000
 
         moves = (
             f"moves {len(self.moves):>6}  p50 {ms(self.moves, 50):6.2f} ms  "
@@ -199,6 +204,7 @@ async def history(port: int, url: str, games: int, requests: int) -> None:
     for what, method, path, data, expected in asks:
         times: dict[str, list[float]] = {"new player": [], f"{games} games": []}
         for _ in range(requests):  # A/B, alternating
+            await asyncio.sleep(0.5)  # within the limit of 5 new games a second
             for name, connection in zip(times, (newcomer, veteran), strict=True):
                 started = time.perf_counter()
                 status, _ = await connection.request(method, path, data)
@@ -227,6 +233,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--hint-loops", type=int, default=20)
     parser.add_argument("--database-url", default="")
+    parser.add_argument("--runs", type=int, default=1, help="quiet and flood, alternating")
     parser.add_argument("--history", type=int, default=0, help="stored games of a veteran")
     parser.add_argument(
         "--history-only", action="store_true", help="skip the quiet and flood phases"
@@ -247,16 +254,20 @@ def main() -> None:
                 asyncio.run(history(port, url, args.history, 50))
                 return
             asyncio.run(phase(port, args.players, 5.0, 0))  # warm-up: the workers start
-            quiet = asyncio.run(phase(port, args.players, args.seconds, 0))
-            print(quiet.report("quiet"), flush=True)
-            flood = asyncio.run(phase(port, args.players, args.seconds, args.hint_loops))
-            print(flood.report("flood"), flush=True)
-            if quiet.moves and flood.moves:
-                ratio = (
-                    sorted(flood.moves)[int(0.99 * len(flood.moves))]
-                    / sorted(quiet.moves)[int(0.99 * len(quiet.moves))]
+            # Quiet and flood alternate (the machine's own load drifts between runs).
+            ratios = []
+            for run in range(args.runs):
+                quiet = asyncio.run(phase(port, args.players, args.seconds, 0))
+                print(quiet.report("quiet"), flush=True)
+                flood = asyncio.run(phase(port, args.players, args.seconds, args.hint_loops))
+                print(flood.report("flood"), flush=True)
+                ratios.append(percentile(flood.moves, 99) / percentile(quiet.moves, 99))
+                print(f"run {run + 1}: move p99 flood/quiet {ratios[-1]:.2f}", flush=True)
+            if len(ratios) > 1:
+                print(
+                    f"median move p99 flood/quiet over {len(ratios)} runs: "
+                    f"{statistics.median(ratios):.2f}"
                 )
-                print(f"move p99 flood/quiet: {ratio:.2f}")
             if args.history:
                 asyncio.run(history(port, url, args.history, 50))
         finally:

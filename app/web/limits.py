@@ -9,7 +9,7 @@ import time
 from collections import OrderedDict
 from functools import partial
 
-from limits import RateLimitItem, parse
+from limits import RateLimitItem, parse_many
 from limits.strategies import FixedWindowRateLimiter
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -38,10 +38,10 @@ class RateLimits:
         self.store = store
         self.storage = CounterStorage(store.store)
         self.limiter = FixedWindowRateLimiter(self.storage)
-        self.games_per_player = parse(settings.games_per_player)
-        self.games_per_address = parse(settings.games_per_address)
-        self.searches_per_player = parse(settings.searches_per_player)
-        self.searches_per_address = parse(settings.searches_per_address)
+        self.games_per_player = parse_many(settings.games_per_player)
+        self.games_per_address = parse_many(settings.games_per_address)
+        self.searches_per_player = parse_many(settings.searches_per_player)
+        self.searches_per_address = parse_many(settings.searches_per_address)
         self._blocked: OrderedDict[str, float] = OrderedDict()
 
     async def new_game(self, request: Request, player_id: str) -> None:
@@ -54,7 +54,11 @@ class RateLimits:
         await self._hit(self.searches_per_player, "searches", "player", player_id)
         await self._hit(self.searches_per_address, "searches", "address", client_address(request))
 
-    async def _hit(self, item: RateLimitItem, *identifiers: str) -> None:
+    async def _hit(self, items: list[RateLimitItem], *identifiers: str) -> None:
+        for item in items:
+            await self._hit_one(item, *identifiers)
+
+    async def _hit_one(self, item: RateLimitItem, *identifiers: str) -> None:
         key = item.key_for(*identifiers)
         now = time.time()
         until = self._blocked.get(key)

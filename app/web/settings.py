@@ -50,9 +50,11 @@ class Settings(BaseSettings):
     """Solver worker processes per server process; unset: the cores it may use."""
     solver_max_waiting: int = 256
     """Searches that may wait for a worker at once (each player has at most one)."""
-    games_per_player: str = "120/minute"
-    """New games a player may start (a `limits` rate: "120/minute", "10/second")."""
-    games_per_address: str = "1200/minute"
+    games_per_player: str = "120/minute;5/second"
+    """New games a player may start (`limits` rates, several joined by ";"): SPEC's 120
+    a minute, and no burst of more than 5 a second (which a script dealing as fast as it
+    can otherwise spends at once, holding up everyone's moves meanwhile)."""
+    games_per_address: str = "1200/minute;50/second"
     searches_per_player: str = "60/minute"
     """Hints, still-winnable checks and winnable-deal searches a player may ask for."""
     searches_per_address: str = "600/minute"

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, text
 
 from app.web.app import create_app
+from app.web.limits import RateLimits
 from app.web.settings import Settings
 
 pytestmark = pytest.mark.usefixtures("workers_end")
@@ -36,11 +37,21 @@ def settings(settings: Settings) -> Settings:
 
 def test_the_default_limits_are_the_specs() -> None:
     defaults = Settings(database_url="sqlite://", secret_key="k")
-    assert (defaults.games_per_player, defaults.games_per_address) == (
-        "120/minute",
-        "1200/minute",
-    )
+    # SPEC §12's per minute, and a cap on bursts within a second.
+    assert defaults.games_per_player == "120/minute;5/second"
+    assert defaults.games_per_address == "1200/minute;50/second"
     assert defaults.searches_per_player == "60/minute"
+
+
+def test_every_rate_of_a_limit_counts(
+    app: FastAPI, settings: Settings
+) -> None:
+    app.state.limits = RateLimits(
+        app.state.store, settings.model_copy(update={"games_per_player": "120/minute;3/hour"})
+    )
+    with player_at(app, "10.0.3.1") as alice:
+        answers = [alice.post("/api/games", json={}).status_code for _ in range(4)]
+    assert answers == [201, 201, 201, 429]
 
 
 def player_at(app: FastAPI, address: str) -> TestClient:
