@@ -1,4 +1,4 @@
-"""The `canfield` command: `deal`, `serve` and `solve`."""
+"""The `canfield` command: `deal`, `serve`, `prune` and `solve`."""
 
 from __future__ import annotations
 
@@ -25,6 +25,28 @@ def _serve(args: argparse.Namespace) -> int:
     from app.web.serve import serve  # the web stack loads only for this command
 
     serve(host=args.host, port=args.port)
+    return 0
+
+
+def _prune(args: argparse.Namespace) -> int:
+    from app.store import Store, make_engine, migrate
+    from app.store.prune import Pruning
+    from app.web.settings import Settings
+
+    settings = Settings()
+    days = settings.prune_after_days if args.days is None else args.days
+    engine = make_engine(settings.resolved_database_url())
+    try:
+        migrate(engine)
+        store = Store(engine)
+        pruned = Pruning(store).run(days=days)
+        store.close()
+    finally:
+        engine.dispose()
+    print(
+        f"removed {pruned.games} games with no action and {pruned.players} players "
+        f"not seen for {days:g} days, {pruned.counters} spent rate-limit counters"
+    )
     return 0
 
 
@@ -63,6 +85,12 @@ def _main(argv: list[str] | None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(run=_serve)
+    prune = commands.add_parser(
+        "prune",
+        help="remove games with no action of players not seen for 30 days (DATABASE_URL)",
+    )
+    prune.add_argument("--days", type=float, default=None, help="not seen for this long")
+    prune.set_defaults(run=_prune)
     solve = commands.add_parser(
         "solve", help="solve a deal or a batch of deals (see `canfield solve --help`)"
     )

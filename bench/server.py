@@ -4,6 +4,7 @@
                                      [--workers N] [--runs N] [--think-ms MS]
                                      [--url http://127.0.0.1:PORT [--server-pid PID ...]]
                                      [--cluster N]
+                                     [--http guarded|httptools|h11]
 
 Starts `canfield serve` on a free loopback port (a temporary SQLite database unless
 --database-url names one), then runs two phases with the same players, one
@@ -58,6 +59,7 @@ class Connection:
     def __init__(self, port: int) -> None:
         self.port = port
         self.cookie = ""
+        self.headers = ""  # more header lines, each ending in \r\n
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -69,6 +71,7 @@ class Connection:
         head = f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
         if self.cookie:
             head += f"Cookie: {self.cookie}\r\n"
+        head += self.headers
         if method == "POST":
             head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
         self.writer.write(head.encode() + b"\r\n" + body)
@@ -280,13 +283,16 @@ def median_report(name: str, phases: list[Phase]) -> str:
 
 
 def start_server(
-    port: int, database_url: str, data_dir: Path, workers: int
+    port: int, database_url: str, data_dir: Path, workers: int, **settings: str
 ) -> subprocess.Popen[bytes]:
+    """`canfield serve` on 127.0.0.1:port; `settings` are more CANFIELD_* variables
+    (`http="httptools"` -> CANFIELD_HTTP=httptools)."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
         "CANFIELD_DATA_DIR": str(data_dir),
         "CANFIELD_WORKERS": str(workers),
+        **{f"CANFIELD_{name.upper()}": value for name, value in settings.items()},
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve", "--host", HOST, "--port", str(port)],
@@ -342,6 +348,12 @@ def main() -> None:
     parser.add_argument("--only", choices=["healthz", "moves"], help="run one phase only")
     parser.add_argument("--workers", type=int, default=1, help="server processes to start")
     parser.add_argument(
+        "--http",
+        default="guarded",
+        help="the server's HTTP protocol: guarded (ours, with header limits and timeouts), "
+        "httptools or h11 (uvicorn's own)",
+    )
+    parser.add_argument(
         "--runs", type=int, default=1, help="repeat the phases; print each run and the medians"
     )
     parser.add_argument(
@@ -372,9 +384,12 @@ def main() -> None:
         if not port:
             port = free_port()
             url = args.database_url or f"sqlite:///{tmp}/bench.sqlite"
-            process = start_server(port, url, Path(tmp), args.workers)
+            process = start_server(port, url, Path(tmp), args.workers, http=args.http)
             workers = f", {args.workers} workers" if args.workers > 1 else ""
-            print(f"server on {HOST}:{port}{workers}, database {url.split('@')[-1]}")
+            print(
+                f"server on {HOST}:{port}{workers}, protocol {args.http}, "
+                f"database {url.split('@')[-1]}"
+            )
         pause = f"{args.think_ms:.0f} ms think time" if args.think_ms else "no think time"
         print(f"{args.players} players, {args.seconds:.0f} s per phase, {pause}")
         try:

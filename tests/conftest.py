@@ -114,10 +114,16 @@ def database_url(databases: Databases) -> str:
 
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
+    # Fuzzing tests deal hundreds of games a minute, as a script would: the rate limits
+    # are raised here, and tests/web/test_fairness.py checks them with its own.
     return Settings(
         database_url=database_url,
         data_dir=tmp_path / "data",
         secret_key="test-secret-key",
+        games_per_player="100000/minute",
+        games_per_address="100000/minute",
+        searches_per_player="100000/minute",
+        searches_per_address="100000/minute",
     )
 
 
@@ -128,6 +134,15 @@ def app(settings: Settings) -> Iterator[FastAPI]:
     application = create_app(settings)
     yield application
     application.state.store.close()
+
+
+@pytest.fixture
+def workers_end(app: FastAPI) -> Iterator[None]:
+    """The app's solver workers end with the test (the app's lifespan may not have run)."""
+    yield
+    computer = getattr(app.state, "computer", None)
+    if computer is not None:
+        computer.shutdown()
 
 
 @pytest.fixture

@@ -115,10 +115,14 @@ class ServerProcess:
     process: subprocess.Popen[bytes] | None = None
 
     @property
+    def log_path(self) -> Path:
+        return self.data_dir / "server.log"
+
+    @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = 60.0) -> None:
         env = {
             **os.environ,
             "DATABASE_URL": self.database_url,
@@ -127,19 +131,22 @@ class ServerProcess:
             "PYTHONUNBUFFERED": "1",
         }
         env.pop("SECRET_KEY", None)  # the key is made once and kept in the data folder
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port)],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        # Its log (one access-log line a request) goes to a file: a pipe nobody reads
+        # would fill up and stop the server.
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port)],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                assert self.process.stderr is not None
-                raise RuntimeError(f"server exited: {self.process.stderr.read().decode()}")
+                raise RuntimeError(f"server exited: {self.log_path.read_text()}")
             try:
                 if httpx.get(self.url + "/healthz", timeout=1.0).status_code == 200:
                     return

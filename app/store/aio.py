@@ -55,6 +55,13 @@ class AsyncStore:
         call = partial(method, self.store, *args, **kwargs)
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
+    async def call(self, call: Callable[[], T]) -> T:
+        """Run any call that uses the store's database (limits, leases, played deals) where
+        the store's calls run: a worker thread, or right here."""
+        if self._executor is None:
+            return call()
+        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+
     def close(self) -> None:
         """Finish the work in hand, stop the background work and close the database
         connections (repeatable)."""

@@ -19,6 +19,8 @@ MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 # A Connection execution option: this transaction writes (SQLite takes the write lock at BEGIN).
 WRITE = "canfield_write"
 BUSY_TIMEOUT_MS = 5000
+# Without a limit the WAL file keeps the largest size it ever reached (41 MB seen).
+WAL_LIMIT_BYTES = 4 * 1024 * 1024
 # SQLite's own checkpoint size (in pages; its default is 1000) where a Checkpointer does the
 # checkpoints: only a backstop, should that thread not be running.
 BACKSTOP_CHECKPOINT_PAGES = 10_000
@@ -35,11 +37,18 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str, *, background_checkpoints: bool = False, **options: Any) -> Engine:
+def make_engine(
+    url: str,
+    *,
+    background_checkpoints: bool = False,
+    wal_limit_bytes: int = WAL_LIMIT_BYTES,
+    **options: Any,
+) -> Engine:
     """An engine for `url`. SQLite runs in WAL mode with synchronous=NORMAL, a busy
     timeout and foreign keys on, and a writing transaction begins IMMEDIATE so that
     two processes never both read and then fail to write. With `background_checkpoints`
-    its commits leave the WAL's checkpoints to a Checkpointer (up to a backstop)."""
+    its commits leave the WAL's checkpoints to a Checkpointer (up to a backstop). Its
+    WAL is cut back to `wal_limit_bytes` when a checkpoint lets it start over."""
     url = normalise_url(url)
     if make_url(url).get_backend_name() != "sqlite":
         # A few more than the pool keeps, for a burst; beyond that a call waits its turn
@@ -62,6 +71,7 @@ def make_engine(url: str, *, background_checkpoints: bool = False, **options: An
             f"busy_timeout={BUSY_TIMEOUT_MS}",
             "foreign_keys=ON",
             f"wal_autocheckpoint={checkpoint_pages}",
+            f"journal_size_limit={wal_limit_bytes}",
         ):
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
@@ -96,39 +106,23 @@ def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
-class Checkpointer:
-    """Copies SQLite's write-ahead log into the database file on a thread of its own,
-    every `interval` seconds (for an engine made with `background_checkpoints`).
+class Background:
+    """Work that runs every `interval` seconds on a thread of its own (`_run`, which
+    waits on `_stopping` between rounds): SQLite's checkpoints, the clean-up."""
 
-    Otherwise the commit that fills the WAL to 1000 pages does it, with two fsyncs, in
-    the middle of a request: on the event loop that stalled every request in flight
-    for 10-16 ms, about once every 300 moves (bench/server.py). A PASSIVE checkpoint
-    waits for no reader or writer, and writers go on while it runs.
-    """
+    thread_name = "background"
 
-    def __init__(self, engine: Engine, interval: float = 0.2) -> None:
-        self.engine = engine
+    def __init__(self, interval: float) -> None:
         self.interval = interval
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
-
-    def checkpoint(self, connection: Any) -> tuple[int, int, int]:
-        """One PASSIVE checkpoint on a DBAPI connection: (busy, WAL frames, frames
-        copied), as SQLite reports them."""
-        cursor = connection.cursor()
-        try:
-            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            busy, frames, copied = cursor.fetchone()
-        finally:
-            cursor.close()
-        return busy, frames, copied
 
     def start(self) -> None:
         """Start the thread (again, after `stop`); nothing if it runs."""
         if self._thread is not None and self._thread.is_alive():
             return
         self._stopping.clear()
-        self._thread = threading.Thread(target=self._run, name="sqlite-checkpoints", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
@@ -141,6 +135,37 @@ class Checkpointer:
     @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+
+class Checkpointer(Background):
+    """Copies SQLite's write-ahead log into the database file on a thread of its own,
+    every `interval` seconds (for an engine made with `background_checkpoints`).
+
+    Otherwise the commit that fills the WAL to 1000 pages does it, with two fsyncs, in
+    the middle of a request: on the event loop that stalled every request in flight
+    for 10-16 ms, about once every 300 moves (bench/server.py). A PASSIVE checkpoint
+    waits for no reader or writer, and writers go on while it runs.
+    """
+
+    thread_name = "sqlite-checkpoints"
+
+    def __init__(self, engine: Engine, interval: float = 0.2) -> None:
+        super().__init__(interval)
+        self.engine = engine
+
+    def checkpoint(self, connection: Any) -> tuple[int, int, int]:
+        """One PASSIVE checkpoint on a DBAPI connection: (busy, WAL frames, frames
+        copied), as SQLite reports them."""
+        cursor = connection.cursor()
+        try:
+            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            busy, frames, copied = cursor.fetchone()
+        finally:
+            cursor.close()
+        return busy, frames, copied
 
     def _run(self) -> None:
         connection = None

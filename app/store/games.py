@@ -7,7 +7,7 @@ import re
 import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -28,6 +28,10 @@ ID_BYTES = 16  # 128 random bits: game and player ids cannot be guessed
 # What an id looks like (token_urlsafe); anything else names no game and never
 # reaches the database (PostgreSQL refuses text with a NUL byte, for one).
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+# Resuming looks at this many of a player's newest unfinished games.
+RESUME_CANDIDATES = 50
+# Resuming looks at this many of a player's newest unfinished games.
+RESUME_CANDIDATES = 50
 # Without a version, an action that meets a concurrent one is simply tried again.
 RETRIES = 5
 
@@ -260,10 +264,22 @@ class Statements:
         return cls(
             game=prepared(_GAME),
             game_for_update=prepared(_GAME.with_for_update(of=games)),
+            # The last played of the player's newest unfinished games: a bounded read however
+            # many games they have (the index holds them by creation; updated_at is not in it).
             latest_playing=prepared(
                 select(*_GAME_COLUMNS, players.c.double_click)
                 .join(players, players.c.id == games.c.player_id)
-                .where(games.c.player_id == bindparam("player_id"), games.c.status == PLAYING)
+                .where(
+                    games.c.id.in_(
+                        select(games.c.id)
+                        .where(
+                            games.c.player_id == bindparam("player_id"),
+                            games.c.status == PLAYING,
+                        )
+                        .order_by(games.c.created_at.desc())
+                        .limit(RESUME_CANDIDATES)
+                    )
+                )
                 .order_by(games.c.updated_at.desc())
                 .limit(1)
             ),
@@ -301,7 +317,7 @@ class Statements:
             played_codes=prepared(
                 select(games.c.code).where(games.c.player_id == bindparam("player_id"))
             ),
-            # Starting a game ends the player's others (ix_games_player_status).
+            # Starting a game ends the player's others (ix_games_player_status_created).
             playing_games=prepared(_PLAYING.with_for_update(of=games)),
             finish=prepared(
                 update(games)
@@ -468,6 +484,14 @@ class Store:
                 # Anything else may have left the connection unusable: take a new one.
                 self.close()
                 raise
+
+    def writing(self) -> AbstractContextManager[Transaction]:
+        """A write transaction (on SQLite under the one writer's lock), for the store's
+        neighbours: app/store/limits.py and app/store/prune.py."""
+        return self._writing()
+
+    def reading(self) -> AbstractContextManager[Transaction]:
+        return self._reading()
 
     def close(self) -> None:
         """Give back the writer's connection (the pool's are closed by engine.dispose())."""

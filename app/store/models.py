@@ -75,7 +75,23 @@ class GameRow(Base):
     __tablename__ = "games"
     # Resuming looks up a player's unfinished games. updated_at stays out of the index
     # so that a move, which changes it, does not rewrite an index entry too.
-    __table_args__ = (Index("ix_games_player_status", "player_id", "status"),)
+    __table_args__ = (
+        # Resuming reads the newest of them by creation (which never changes: a move
+        # rewrites no entry), so its cost does not grow with the player's games
+        # (migration 0004; it was (player_id, status)).
+        Index("ix_games_player_status_created", "player_id", "status", "created_at"),
+        # Which of a few deal codes a player has played (winnable deals), without reading
+        # the player's whole history (migration 0004).
+        Index("ix_games_player_code", "player_id", "code"),
+        # The clean-up finds games with no action by age: a partial index holds only
+        # those, and a game leaves it with its first action (migration 0004).
+        Index(
+            "ix_games_unplayed",
+            "updated_at",
+            sqlite_where=text("version = 0"),
+            postgresql_where=text("version = 0"),
+        ),
+    )
 
     id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
     player_id: Mapped[str] = mapped_column(
@@ -148,7 +164,31 @@ class ActionRow(Base):
     undo_below: Mapped[int | None] = mapped_column(Integer)
 
 
+class Counter(Base):
+    """A rate limit's counter (app/store/limits.py): hits in the window that ends at
+    `expires_at` (seconds since the epoch). Shared by every server on the database."""
+
+    __tablename__ = "counters"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+class Search(Base):
+    """The one search a player may have running or waiting (app/store/limits.py): held
+    by `token` until released, or until `expires_at` should its server have died."""
+
+    __tablename__ = "searches"
+
+    player_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    token: Mapped[str] = mapped_column(String(ID_LENGTH))
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
 players = cast(Table, Player.__table__)
 games = cast(Table, GameRow.__table__)
 actions = cast(Table, ActionRow.__table__)
 player_stats = cast(Table, ModeStatsRow.__table__)
+counters = cast(Table, Counter.__table__)
+searches = cast(Table, Search.__table__)

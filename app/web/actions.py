@@ -18,7 +18,8 @@ from app.store import GameOver, Prefs, Store, StoredGame, VersionConflict
 from app.store.aio import AsyncStore
 from app.store.games import Action
 from app.web import messages
-from app.web.computer import ComputerBusy, ComputerPlayer, HintAnswer
+from app.web.computer import ComputerBusy, ComputerPlayer, HintAnswer, SearchRefused
+from app.web.limits import search_refused
 from app.web.views import changed_blocks
 
 
@@ -114,7 +115,8 @@ async def hint(
 
     Raises GameNotFound; VersionConflict when `version` is not current, or the game
     moved while the solver thought (its hint would be for a position that is gone);
-    HTTPException 422 for a won game, 503 when the solver is busy.
+    HTTPException 422 for a won game, 429 while the player's previous search is not over,
+    503 when the solver is busy; GameOver for a lost game.
     """
     stored, log = await store.run(Store.game_and_log, player_id, game_id)
     if version is not None and version != stored.version:
@@ -124,8 +126,10 @@ async def hint(
     if stored.result != "playing":
         raise GameOver(stored.result)
     try:
-        answer = await computer.hint(stored.code, log)
+        answer = await computer.hint(player_id, stored.code, log)
     except ComputerBusy as error:
         raise HTTPException(503, messages.computer_busy()) from error
+    except SearchRefused as error:
+        raise await search_refused() from error
     counted = await store.run(Store.record_hint, player_id, game_id, version=stored.version)
     return GivenHint(answer, hint_text(answer, stored.game), counted)

@@ -12,7 +12,7 @@ from app.stats import stats_json
 from app.store import Store, StoredGame
 from app.web import actions
 from app.web.bodies import json_body
-from app.web.dealing import winnable_code
+from app.web.dealing import allow_new_game, winnable_code
 from app.web.deps import ComputerDep, GameDep, PlayerIdDep, StoreDep, store_of
 from app.web.identity import player_id
 from app.web.schemas import (
@@ -39,6 +39,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 ACTION_ERRORS = {**ERRORS, 409: {"model": ErrorOut, "description": "`version` is not current"}}
 NEW_GAME_ERRORS = {
     **ERRORS,
+    429: {"model": ErrorOut, "description": "Too many new games (see Retry-After)"},
     503: {"model": ErrorOut, "description": "No winnable deal can be found just now"},
 }
 NO_STORE = {"cache-control": "no-store"}
@@ -81,7 +82,11 @@ async def play_move_directly(request: Request) -> Response:
 
 @router.post("/games", status_code=201, response_model=GameOut, responses=NEW_GAME_ERRORS)
 async def create_game(
-    store: StoreDep, player: PlayerIdDep, computer: ComputerDep, body: NewGame | None = None
+    request: Request,
+    store: StoreDep,
+    player: PlayerIdDep,
+    computer: ComputerDep,
+    body: NewGame | None = None,
 ) -> Response:
     """A new game: `{}` is a random `app` draw-3 deal at level medium (see NewGame for the
     rest); level easy (or `"winnable": true`) is a deal the computer player has won (503 if
@@ -89,8 +94,9 @@ async def create_game(
     had an action."""
     new = body or NewGame()
     level = new.chosen_level()
+    await allow_new_game(request, player)
     if level == "easy":
-        code = await winnable_code(store, player, computer, new.level_rules())
+        code = await winnable_code(player, computer, new.level_rules())
     else:
         code = new.deal_code()
     return game_response(await store.run(Store.create_game, player, code, level), 201)

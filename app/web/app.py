@@ -13,11 +13,15 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.store import Store, make_engine, migrate
 from app.store.aio import AsyncStore
 from app.store.db import Checkpointer
+from app.store.prune import Pruner
 from app.web import api, messages, pages, solver_routes
 from app.web.assets import Assets, CachedStaticFiles
 from app.web.errors import install_error_handlers, problem
+from app.web.hosts import TrustedHostMiddleware, parse_hosts
 from app.web.identity import IdentityMiddleware, PlayerCookie
 from app.web.language import LanguageMiddleware
+from app.web.limits import RateLimits
+from app.web.metrics import ObserveMiddleware, metrics_page
 from app.web.render import Renderer
 from app.web.security import SecurityMiddleware
 from app.web.settings import Settings
@@ -39,7 +43,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if threads is None:
         threads = 0 if sqlite else 8
     pool = {} if sqlite else {"pool_size": settings.db_pool_size or max(threads, 1)}
-    engine = make_engine(url, background_checkpoints=True, **pool)
+    engine = make_engine(
+        url, background_checkpoints=True, wal_limit_bytes=settings.sqlite_wal_limit_bytes, **pool
+    )
     migrate(engine)
     store = AsyncStore(
         Store(engine, idle_limit=settings.idle_limit_seconds),
@@ -47,11 +53,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         checkpointer=Checkpointer(engine) if sqlite else None,
     )
 
+    pruner = Pruner(
+        store.store, days=settings.prune_after_days, interval=settings.prune_interval_seconds
+    )
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store.start()
+        pruner.start()
         yield
         # Stop the checkpoints and close the connections; all restart if the app does.
+        pruner.stop()
         store.stop()
 
     app = FastAPI(
@@ -73,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Pages name static files by content hash (`{{ asset("board.css") }}`): cached for good.
     assets = Assets(settings.static_dir)
     app.state.renderer.templates.env.globals["asset"] = assets.url
+    app.state.limits = RateLimits(store, settings)
     install_error_handlers(app)
     # The busiest route first, answered directly; api.router's own route documents it.
     app.router.add_route(
@@ -86,6 +99,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz() -> dict[str, str]:
         """The process answers (Docker HEALTHCHECK)."""
         return {"status": "ok"}
+
+    if settings.metrics:
+        app.add_api_route("/metrics", metrics_page, include_in_schema=False)
 
     app.mount("/static", CachedStaticFiles(assets), "static")
     cookie = PlayerCookie(settings.resolved_secret_key())
@@ -101,7 +117,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     # Every answer, the security middleware's refusals too, speaks the language.
     app.add_middleware(LanguageMiddleware, cookie=cookie)
-    # Outermost: text answers (pages, partials, JSON, CSS, JS) compressed when the client
-    # accepts gzip.
+    app.add_middleware(
+        TrustedHostMiddleware, hosts=parse_hosts(settings.trusted_hosts), refuse=problem
+    )
+    # Text answers (pages, partials, JSON, CSS, JS) compressed when the client accepts gzip.
     app.add_middleware(GZipMiddleware, minimum_size=500)
+    app.add_middleware(ObserveMiddleware)  # outermost: it sees every answer, refusals too
     return app

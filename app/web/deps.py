@@ -14,7 +14,7 @@ from fastapi import Depends, Request
 
 from app.store import Store, StoredGame
 from app.store.aio import AsyncStore
-from app.web.computer import ComputerPlayer
+from app.web.computer import ComputerPlayer, computer_for
 from app.web.identity import player_id
 from app.web.render import Renderer
 
@@ -38,12 +38,8 @@ async def get_renderer(request: Request) -> Renderer:
 
 
 async def get_computer(request: Request) -> ComputerPlayer:
-    """The app's computer player, made on first use (its worker starts with the first job)."""
-    state = request.app.state
-    computer: ComputerPlayer | None = getattr(state, "computer", None)
-    if computer is None:
-        computer = state.computer = ComputerPlayer()
-    return computer
+    """The app's computer player, made on first use (its workers start with the first job)."""
+    return computer_for(request.app)
 
 
 StoreDep = Annotated[AsyncStore, Depends(get_store)]

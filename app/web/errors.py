@@ -43,8 +43,11 @@ async def problem(
         return JSONResponse({"detail": message}, status_code=status_code, headers=headers)
     renderer = cast(Renderer, request.app.state.renderer)
     if is_htmx(request):
-        return renderer.message(request, sentence(message), status_code)
-    return renderer.error(request, status_code, sentence(message))
+        response = renderer.message(request, sentence(message), status_code)
+    else:
+        response = renderer.error(request, status_code, sentence(message))
+    response.headers.update(headers or {})  # Retry-After, on a page too
+    return response
 
 
 def reason(error: EngineError) -> str:

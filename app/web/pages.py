@@ -21,7 +21,7 @@ from app.engine import (
 from app.store import GameOver, Store, StoredGame, VersionConflict
 from app.store.aio import AsyncStore
 from app.web import actions, messages
-from app.web.dealing import winnable_code
+from app.web.dealing import allow_new_game, winnable_code
 from app.web.deps import ComputerDep, GameDep, PlayerIdDep, RendererDep, StoreDep
 from app.web.errors import engine_status, game_over_message, sentence
 from app.web.errors import reason as engine_reason
@@ -31,6 +31,8 @@ from app.web.views import mode_key, mode_rows
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
+# The query a first visit comes back with, its cookie set (see `resume`).
+COOKIE_CHECK = "welcome"
 Version = Annotated[int | None, Form(description="the version shown when the form was drawn")]
 
 
@@ -119,6 +121,7 @@ async def share(
     current = await store.run(Store.resume, player)
     if current is not None and current.version > 0:
         return render.confirm_deal(request, deal, current)
+    await allow_new_game(request, player)
     return _to_game(request, await store.run(Store.create_game, player, deal, "shared"))
 
 
@@ -128,6 +131,7 @@ async def play_shared(
 ) -> Response:
     """The shared deal, after the player agreed that their game counts as lost."""
     deal = DealCode.parse(code)
+    await allow_new_game(request, player)
     return _to_game(request, await store.run(Store.create_game, player, deal, "shared"))
 
 
@@ -163,8 +167,9 @@ async def new_game(
         winnable_only=chosen == "easy",
     )
     await store.run(Store.save_prefs, player, prefs)
+    await allow_new_game(request, player)
     if chosen == "easy":
-        code = await winnable_code(store, player, computer, rules)
+        code = await winnable_code(player, computer, rules)
     else:
         code = random_deal(rules)
     return _to_game(request, await store.run(Store.create_game, player, code, chosen))

@@ -48,6 +48,44 @@ class Settings(BaseSettings):
     """Origins besides the server's own that may post (e.g. the public https origin
     behind a proxy that rewrites Host)."""
 
+    # -- fairness and limits (SPEC §12) -------------------------------------------------
+    solver_workers: int | None = None
+    """Solver worker processes per server process; unset: the cores it may use."""
+    solver_max_waiting: int = 256
+    """Searches that may wait for a worker at once (each player has at most one)."""
+    games_per_player: str = "120/minute;5/second"
+    """New games a player may start (`limits` rates, several joined by ";"): SPEC's 120
+    a minute, and no burst of more than 5 a second (which a script dealing as fast as it
+    can otherwise spends at once, holding up everyone's moves meanwhile)."""
+    games_per_address: str = "1200/minute;50/second"
+    searches_per_player: str = "60/minute"
+    """Hints, still-winnable checks and winnable-deal searches a player may ask for."""
+    searches_per_address: str = "600/minute"
+    prune_after_days: float = 30.0
+    """Games with no action, of players not seen for this long, are removed."""
+    prune_interval_seconds: float = 3600.0
+    """How often each server runs the clean-up (0: never; `canfield prune` still does)."""
+    sqlite_wal_limit_bytes: int = 4 * 1024 * 1024
+    """SQLite's write-ahead log is cut back to this after a checkpoint (journal_size_limit)."""
+    trusted_hosts: str = Field(
+        default="*", validation_alias=AliasChoices("TRUSTED_HOSTS", "trusted_hosts")
+    )
+    """Host names the server answers to, comma-separated (`*.example.org` allowed); `*`: any."""
+    http: str = "guarded"
+    """The HTTP protocol: `guarded` (app/web/protocol.py: uvicorn's httptools with the
+    limits below), or uvicorn's own `httptools` or `h11` (bench/server.py --http)."""
+    max_header_bytes: int = 16 * 1024
+    """The request line and headers together (431 beyond)."""
+    max_headers: int = 100
+    header_timeout_seconds: float = 10.0
+    """A request's line and headers must arrive within this (else 408 and the connection
+    closes)."""
+    body_timeout_seconds: float = 30.0
+    max_connections: int = 2000
+    """Open connections and requests in hand per server process (503 beyond)."""
+    metrics: bool = True
+    """Serve Prometheus metrics at /metrics."""
+
     def resolved_database_url(self) -> str:
         """DATABASE_URL, or the SQLite file `canfield.db` in the data folder."""
         if self.database_url:

@@ -14,16 +14,21 @@ from starlette.exceptions import HTTPException
 from app.store import Store, VersionConflict
 from app.web import actions, language, messages
 from app.web.api import ACTION_ERRORS, json_response
-from app.web.computer import ComputerPlayer
+from app.web.computer import ComputerBusy, ComputerPlayer, SearchRefused
 from app.web.deps import ComputerDep, PlayerIdDep, RendererDep, StoreDep
 from app.web.errors import http_message, sentence
+from app.web.limits import count_search, search_refused
 from app.web.pages import refused
 from app.web.render import is_htmx
 from app.web.schemas import ErrorOut, HintBody, HintOut, WinnableOut
 from app.web.views import game_dict
 
 BUSY: dict[int | str, dict[str, Any]] = {
-    503: {"model": ErrorOut, "description": "The computer player is busy; try again"}
+    429: {
+        "model": ErrorOut,
+        "description": "Too many searches asked for, or the player's previous one is not over",
+    },
+    503: {"model": ErrorOut, "description": "The computer player is busy; try again"},
 }
 
 
@@ -48,6 +53,7 @@ pages = APIRouter(tags=["pages"], include_in_schema=False)
     "/games/{game_id}/hint", response_model=HintOut, responses={**ACTION_ERRORS, **BUSY}
 )
 async def hint(
+    request: Request,
     game_id: str,
     store: StoreDep,
     player: PlayerIdDep,
@@ -56,8 +62,10 @@ async def hint(
 ) -> Response:
     """The next move of a winning line from the game's position, or why there is none
     (and how many undos lead back to a winnable position, when found). Counts as a hint
-    used; the game's version does not change. 422 for a won game."""
+    used; the game's version does not change. 422 for a finished game, 429 over the rate
+    limits or while the player's previous search is not over."""
     version = body.version if body else None
+    await count_search(request, player)  # first: a refused flood costs no more than this
     given = await actions.hint(store, computer, player, game_id, version)
     answer = given.answer
     data: dict[str, Any] = {
@@ -72,6 +80,7 @@ async def hint(
 
 @api.get("/games/{game_id}/winnable", response_model=WinnableOut, responses=ACTION_ERRORS)
 async def winnable(
+    request: Request,
     game_id: str,
     store: StoreDep,
     player: PlayerIdDep,
@@ -79,12 +88,21 @@ async def winnable(
     version: int | None = None,
 ) -> Response:
     """Can the game still be won from its position at `version`? `winnable` is null when
-    the solver could not tell in its budget (or is busy). 409 if `version` is not current."""
+    the solver could not tell in its budget (or is busy). 409 if `version` is not current;
+    429 over the rate limits, or while the player's previous search is running."""
     stored, log = await store.run(Store.game_and_log, player, game_id)
     if version is not None and version != stored.version:
         raise VersionConflict(stored.version)
     game = stored.game
-    verdict = True if game.won else await computer.still_winnable(stored.id, game, log)
+    verdict = True if game.won else computer.known_verdict(game)
+    if verdict is None:
+        await count_search(request, player)  # only a search counts: known verdicts are free
+        try:
+            verdict = await computer.still_winnable(player, game, log)
+        except ComputerBusy:
+            verdict = None
+        except SearchRefused as error:
+            raise await search_refused() from error
     return json_response({"version": stored.version, "winnable": verdict})
 
 
@@ -104,6 +122,7 @@ async def page_hint(
     """The Hint button and the H key: htmx gets the message block, whose `data-move`
     lights up the hinted card; without JavaScript, the board with the hint."""
     try:
+        await count_search(request, player)
         given = await actions.hint(store, computer, player, game_id, version)
     except VersionConflict as error:
         reason = messages.stale_version(error.current)

@@ -2,7 +2,7 @@
 players' casino bankroll, and their running statistics per mode.
 
 Revision ID: 0005_levels_results
-Revises: 0003_language
+Revises: 0004_fairness
 Create Date: 2026-12-01
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005_levels_results"
-down_revision: str | None = "0003_language"
+down_revision: str | None = "0004_fairness"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,6 +1,6 @@
-"""The computer player's worker process: searches run beside the event loop, never on it;
-a newer "still winnable?" check replaces an older one still waiting; a dead worker is
-replaced; a full queue turns work away at once."""
+"""The computer player's workers: searches run beside the event loop, never on it; each
+player has one search running or waiting, and a newer one takes the place of one still
+waiting; a dead worker is replaced; a full queue turns work away at once."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import asyncio
 import os
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import pytest
@@ -17,10 +18,17 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.engine import DealCode, Game
-from app.web.computer import ComputerBusy, ComputerPlayer
+from app.web.computer import ComputerBusy, ComputerPlayer, SearchRefused, computer_for
+from app.web.settings import Settings
 
+pytestmark = pytest.mark.usefixtures("workers_end")
 CODE = "CF1-D1-HELLOAB"
 T = TypeVar("T")
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    return settings.model_copy(update={"solver_workers": 1})
 
 
 def run_in_own_loop(coroutine: Coroutine[Any, Any, T]) -> T:
@@ -30,91 +38,147 @@ def run_in_own_loop(coroutine: Coroutine[Any, Any, T]) -> T:
         return pool.submit(asyncio.run, coroutine).result()
 
 
-def occupy(computer: ComputerPlayer, seconds: float) -> None:
-    """Keep the worker busy, and the two places ahead of new jobs taken, for `seconds`.
+@contextmanager
+def occupied(computer: ComputerPlayer) -> Iterator[None]:
+    """Every worker taken (the test holds their places in the queue), then free again."""
+    gate = computer.pool.gate
+    for _ in range(computer.pool.workers):
+        run_in_own_loop(gate.enter())  # free places are taken at once
+    try:
+        yield
+    finally:
+        for _ in range(computer.pool.workers):
+            gate.leave()
 
-    Jobs handed to the worker process are past cancelling; up to two wait in its queue,
-    so two quick fillers follow the sleep and a job submitted next is still cancellable.
-    """
-    pool = computer._pool()  # the test borrows the app's worker
-    pool.submit(time.sleep, seconds)
-    pool.submit(abs, 0)
-    pool.submit(abs, 0)
 
-
-def test_a_search_in_progress_holds_up_no_other_request(app: FastAPI, client: TestClient) -> None:
+def test_a_search_waiting_for_a_worker_holds_up_no_other_request(
+    app: FastAPI, client: TestClient, make_client: Any
+) -> None:
     busy = client.post("/api/games", json={"code": CODE}).json()
-    other = client.post("/api/games", json={"code": CODE}).json()
+    other_player = make_client()
+    other = other_player.post("/api/games", json={"code": CODE}).json()
     assert client.post(f"/api/games/{busy['id']}/hint", json={}).status_code == 200
-    occupy(app.state.computer, 2.0)
     answers: dict[str, Any] = {}
 
     def ask() -> None:
         answers["hint"] = client.post(f"/api/games/{busy['id']}/hint", json={})
 
-    asking = threading.Thread(target=ask)
-    asking.start()
-    for version in range(5):  # moves and pages go on while the hint waits for the worker
-        response = client.post(
-            f"/api/games/{other['id']}/moves", json={"move": "draw", "version": version}
-        )
-        assert response.status_code == 200
-        assert client.get(f"/games/{other['id']}").status_code == 200
-    assert asking.is_alive()
+    with occupied(computer_for(app)):
+        asking = threading.Thread(target=ask)
+        asking.start()
+        for version in range(5):  # moves and pages go on while the hint waits for a worker
+            response = other_player.post(
+                f"/api/games/{other['id']}/moves", json={"move": "draw", "version": version}
+            )
+            assert response.status_code == 200
+            assert other_player.get(f"/games/{other['id']}").status_code == 200
+        assert asking.is_alive()
     asking.join(30)
     assert answers["hint"].status_code == 200
     assert answers["hint"].json()["game"]["hints_used"] == 2
 
 
-def test_a_newer_check_of_a_game_replaces_one_still_waiting() -> None:
-    async def scenario() -> tuple[bool | None, bool | None]:
-        computer = ComputerPlayer()
-        try:
-            occupy(computer, 1.0)
-            opening = Game(DealCode.parse(CODE))
-            first = asyncio.create_task(computer.still_winnable("g", opening, []))
-            await asyncio.sleep(0)  # the first check is submitted and waits
-            drawn = Game.replay(CODE, ["draw"])
-            second = await computer.still_winnable("g", drawn, ["draw"])
-            return await first, second
-        finally:
-            computer.shutdown()
+def test_a_players_newer_search_takes_the_place_of_their_waiting_one(app: FastAPI) -> None:
+    computer = computer_for(app)
 
-    first, second = run_in_own_loop(scenario())
-    assert first is None  # replaced: "not sure", and the page has moved on anyway
+    async def scenario() -> tuple[BaseException | bool | None, bool | None]:
+        opening = Game(DealCode.parse(CODE))
+        first = asyncio.create_task(computer.still_winnable("alice", opening, []))
+        await asyncio.sleep(0.2)  # the first check holds alice's search and waits
+        drawn = Game.replay(CODE, ["draw"])
+        second = asyncio.create_task(computer.still_winnable("alice", drawn, ["draw"]))
+        await asyncio.sleep(0.2)
+        computer.pool.gate.leave()  # the worker is free again
+        earlier = (await asyncio.gather(first, return_exceptions=True))[0]
+        return earlier, await second
+
+    with occupied(computer):
+        try:
+            first, second = run_in_own_loop(scenario())
+        finally:
+            run_in_own_loop(computer.pool.gate.enter())  # `occupied` gives one back
+    assert isinstance(first, SearchRefused)  # answered 429 by the routes
     assert second is True  # HELLOAB draw 1 can be won (tests/web/test_hints.py)
 
 
-def test_a_dead_worker_is_replaced_by_the_next_job() -> None:
+def test_a_player_with_a_search_running_elsewhere_is_refused_and_others_are_not(
+    app: FastAPI,
+) -> None:
+    computer = computer_for(app)
+    # Another server holds alice's search (the database says so).
+    assert computer.searches.take("alice", "elsewhere", 60.0)
+
     async def scenario() -> None:
-        computer = ComputerPlayer()
-        try:
-            game = Game(DealCode.parse(CODE))
-            with pytest.raises(ComputerBusy):
-                await computer._wait(computer._submit(os._exit, 3))  # the worker dies
-            answer = await computer.hint(CODE, [])
-            assert answer.move is not None and answer.move in {
-                str(move) for move in game.legal_moves()
-            }
-        finally:
-            computer.shutdown()
+        with pytest.raises(SearchRefused):
+            await computer.hint("alice", CODE, [])
+        answer = await computer.hint("bob", CODE, [])
+        assert answer.move is not None
+
+    run_in_own_loop(scenario())
+    computer.searches.give_back("alice", "elsewhere")
+    run_in_own_loop(computer.hint("alice", CODE, []))
+
+
+def test_a_search_held_by_a_server_that_died_is_free_after_its_lease(app: FastAPI) -> None:
+    computer = computer_for(app)
+    assert computer.searches.take("alice", "died", 0.0)  # its lease is already over
+    assert computer.searches.take("alice", "next", 60.0)
+    assert not computer.searches.take("alice", "third", 60.0)
+
+
+def test_a_dead_worker_is_replaced_by_the_next_job(app: FastAPI) -> None:
+    computer = computer_for(app)
+
+    async def scenario() -> None:
+        game = Game(DealCode.parse(CODE))
+        with pytest.raises(ComputerBusy):
+            await computer._search("alice", os._exit, 3)  # the worker dies
+        answer = await computer.hint("alice", CODE, [])
+        assert answer.move is not None and answer.move in {
+            str(move) for move in game.legal_moves()
+        }
 
     run_in_own_loop(scenario())
 
 
-def test_a_full_queue_turns_work_away_at_once() -> None:
-    async def scenario() -> None:
-        computer = ComputerPlayer(max_waiting=1)
-        try:
-            occupy(computer, 1.0)
-            waiting = asyncio.create_task(computer.hint(CODE, []))
-            await asyncio.sleep(0)
-            with pytest.raises(ComputerBusy):
-                await computer.hint(CODE, [])
-            # A check asked meanwhile is simply "not sure".
-            assert await computer.still_winnable("g", Game(DealCode.parse(CODE)), []) is None
-            assert (await waiting).move is not None
-        finally:
-            computer.shutdown()
+def test_a_full_queue_turns_work_away_at_once(app: FastAPI) -> None:
+    computer = computer_for(app)
+    computer.max_waiting = 1
 
+    async def scenario() -> None:
+        waiting = asyncio.create_task(computer.hint("alice", CODE, []))
+        await asyncio.sleep(0.2)
+        with pytest.raises(ComputerBusy):
+            await computer.hint("bob", CODE, [])
+        computer.pool.gate.leave()
+        assert (await waiting).move is not None
+
+    with occupied(computer):
+        try:
+            run_in_own_loop(scenario())
+        finally:
+            run_in_own_loop(computer.pool.gate.enter())
+
+
+def test_a_search_whose_client_left_holds_the_players_place_until_it_ends(app: FastAPI) -> None:
+    computer = computer_for(app)
+
+    async def scenario() -> None:
+        leaving = asyncio.create_task(computer._search("alice", time.sleep, 1.5))
+        await asyncio.sleep(0.8)  # the worker has it (and has started, after a spawn)
+        leaving.cancel()
+        await asyncio.gather(leaving, return_exceptions=True)
+        with pytest.raises(SearchRefused):  # it still runs: alice has her one search
+            await computer.hint("alice", CODE, [])
+        for _ in range(50):
+            await asyncio.sleep(0.1)
+            if computer.searches.take("alice", "probe", 60.0):
+                break
+        else:
+            raise AssertionError("alice's search was never given back")
+        computer.searches.give_back("alice", "probe")
+        assert computer.pool.gate.waiting == 0
+        assert (await computer.hint("alice", CODE, [])).move is not None
+
+    run_in_own_loop(computer.hint("bob", CODE, []))  # the worker is up
     run_in_own_loop(scenario())
