@@ -624,11 +624,11 @@ static int doomed(const Rules *r, const Runs *cols, int n, uint64_t talon, uint6
     return 1;
 }
 
-/* board.Problem._top_trapped: with top-or-all moves, whether some reserve card can never
-   leave it, from what may happen before it does (the least sets `up` and `last`, grown
-   card by card down the reserve). */
+/* board.Problem._top_trapped: with top-or-all moves, whether the reserve's top card or one
+   of the next `lookahead` can never leave it, from what may happen before it does (the
+   least sets `up` and `last`, grown card by card down the reserve). */
 static int top_trapped(const Rules *r, const Work *w) {
-    int n = w->reserve;
+    int n = w->reserve, deepest = n - 1 - r->lookahead;
     uint64_t held = r->reserve_mask[n], talon = w->cards, in_columns = 0, firsts = 0, last = 0;
     for (int i = 0; i < 4; i++) {
         const uint8_t *col = w->col[i];
@@ -637,15 +637,24 @@ static int top_trapped(const Rules *r, const Work *w) {
         last |= 1ULL << col[w->len[i] - 1];
     }
     uint64_t up = ALL_CARDS & ~(held | talon | in_columns), maybe_firsts = 0, was_up, was_last;
-    for (int m = n - 1; m >= 0; m--) {
+    int count[4]; /* per suit, the cards that may be up: from the start rank, in order */
+    for (int suit = 0; suit < 4; suit++) count[suit] = w->found[suit];
+    for (int m = n - 1; m >= 0 && m >= deepest; m--) {
         do {
             was_up = up;
             was_last = last;
-            last |= children_of(last) & talon;
-            for (uint64_t x = (last | talon) & ~up & ~firsts; x; x &= x - 1) {
-                int card = __builtin_ctzll(x);
-                if (!(suit_below(r, card) & ~up)) up |= 1ULL << card;
+            for (uint64_t fresh = last; fresh;) { /* talon cards onto possible last cards */
+                fresh = children_of(fresh) & talon & ~last;
+                last |= fresh;
             }
+            uint64_t free = (last | talon) & ~firsts;
+            for (int suit = 0; suit < 4; suit++)
+                while (count[suit] < 13) {
+                    int card = suit * 13 + (r->start_rank + count[suit]) % 13;
+                    if (!(free >> card & 1)) break;
+                    up |= 1ULL << card;
+                    count[suit]++;
+                }
             for (int i = 0; i < 4; i++) {
                 const uint8_t *col = w->col[i];
                 for (int k = w->len[i] - 2; k >= 0; k--) {

@@ -426,10 +426,9 @@ class Problem:
             or not all(columns)  # not a position of play: the reserve refills columns
         ):
             return False
-        if rules.tableau_moves == "top-or-all":
-            whole = self.techniques.reserve_lookahead  # else the top card alone
-            return self._top_trapped(columns, reserve_count, _bits(talon), whole)
         depth = lookahead if self.techniques.reserve_lookahead else 0
+        if rules.tableau_moves == "top-or-all":
+            return self._top_trapped(columns, reserve_count, _bits(talon), state[4], depth)
         return self._doomed(columns, reserve_count, _bits(talon), 0, depth, certain)
 
     # The reserve test works on card sets as bit masks (bit c for card c), like the core.
@@ -558,9 +557,11 @@ class Problem:
             for w, rest, known, linked in ways()
         )
 
-    def _top_trapped(self, columns: Columns, n: int, talon: int, whole: bool = True) -> bool:
-        """`reserve_stuck` with top-or-all moves: whether some card of the reserve (of n
-        cards) can never leave it.
+    def _top_trapped(
+        self, columns: Columns, n: int, talon: int, found: Foundations, depth: int
+    ) -> bool:
+        """`reserve_stuck` with top-or-all moves: whether the top of the reserve's n cards,
+        or one of the next `depth`, can never leave it.
 
         Say its top t first leaves at some moment T. Until then the reserve's other
         cards stay under it, and no column is ever empty: a column that empties takes
@@ -586,8 +587,7 @@ class Problem:
         free to move as a talon card could (a possible last card), and the first
         cards of the columns that may have emptied at T free to move. Those, and t,
         may be first cards at T' (each is looked at as one, and left free to move,
-        which only says more is possible). And so on down the reserve (`whole`; else
-        t alone).
+        which only says more is possible). And so on, `depth` cards down the reserve.
         """
         held = _bits(self.reserve[:n])
         in_columns = firsts = last = 0
@@ -597,14 +597,24 @@ class Problem:
             last |= _BIT[col[-1]]
         up = (1 << 52) - 1 & ~(held | talon | in_columns)
         below = self._below
+        start = self.start_rank
+        count = list(found)  # per suit, the cards that may be up: from the start rank, in order
         maybe_firsts = 0  # reserve cards that may have filled an emptied column
-        for card in reversed(self.reserve[:n] if whole else self.reserve[n - 1 : n]):
+        for card in reversed(self.reserve[max(0, n - 1 - depth) : n]):
             while True:
                 grown = (up, last)
-                last |= _children_of(last) & talon
-                for c in _cards_of((last | talon) & ~up & ~firsts):
-                    if not below[c] & ~up:
+                fresh = last
+                while fresh:  # talon cards onto possible last cards
+                    fresh = _children_of(fresh) & talon & ~last
+                    last |= fresh
+                free = (last | talon) & ~firsts
+                for suit in range(4):
+                    while count[suit] < 13:
+                        c = suit * 13 + (start + count[suit]) % 13
+                        if not free >> c & 1:
+                            break
                         up |= _BIT[c]
+                        count[suit] += 1
                 for col in columns:
                     for k in range(len(col) - 2, -1, -1):
                         on = col[k + 1]

@@ -302,8 +302,8 @@ def test_the_core_reserve_test_matches_at_every_lookahead() -> None:
 
 def test_the_core_top_or_all_reserve_test_matches() -> None:
     """With top-or-all moves (`_top_trapped`), the core's reserve test gives the Python
-    reference's answer state by state, on walks through skill deals and small positions
-    under every top-or-all rule set."""
+    reference's answer state by state, at each depth, on walks through skill deals and
+    small positions under every top-or-all rule set."""
     answers = []
     cases = [
         case
@@ -316,10 +316,11 @@ def test_the_core_top_or_all_reserve_test_matches() -> None:
     for problem, states in cases:
         core = core_of(problem)
         for state in states:
-            answer = problem.reserve_stuck(state)
-            assert core.reserve_stuck(state) is answer
-            answers.append(answer)
-    assert answers.count(True) > 10 and answers.count(False) > 100
+            for lookahead in (0, 1, 3, MAX_RESERVE_LOOKAHEAD):
+                answer = problem.reserve_stuck(state, lookahead)
+                assert core.reserve_stuck(state, lookahead) is answer
+                answers.append(answer)
+    assert answers.count(True) > 40 and answers.count(False) > 400
 
 
 @pytest.mark.parametrize(("preset", "number"), [("classic", 16), ("classic", 20), ("skill", 20)])

@@ -239,14 +239,18 @@ def test_verdicts_agree_with_each_technique_off(off: str) -> None:
             check(solver.solve_position(position, BIG), position, rules, winnable)
 
 
-def deep_reserve_sample(seed: int) -> tuple[Position, Rules]:
-    """A small position with up to 8 reserve cards, under whole-column moves without
-    cards back from the foundations (the rules where `reserve_stuck` applies)."""
-    whole = [r for r in EVERY_RULES if r.tableau_moves == "all" and not r.foundation_to_tableau]
-    rules = whole[seed % len(whole)]
+def deep_reserve_sample(seed: int, tableau_moves: str = "all") -> tuple[Position, Rules]:
+    """A small position with up to 8 reserve cards, under whole-column (or top-or-all)
+    moves without cards back from the foundations (the rules where `reserve_stuck`
+    applies)."""
+    rules_list = [
+        r for r in EVERY_RULES if r.tableau_moves == tableau_moves and not r.foundation_to_tableau
+    ]
+    rules = rules_list[seed % len(rules_list)]
     shape = random.Random(seed * 13 + 5)
+    name = "deep-reserve" if tableau_moves == "all" else tableau_moves
     position = small_position(
-        random.Random(f"deep-reserve/{seed}"),
+        random.Random(f"{name}/{seed}"),
         rules,
         out=shape.randint(9, 17),
         reserve=shape.randint(2, 8),
@@ -296,25 +300,6 @@ def test_verdicts_agree_where_a_stuck_reserve_cuts_the_search(
         assert any(cuts)
 
 
-def top_or_all_sample(seed: int) -> tuple[Position, Rules]:
-    """A small position with up to 8 reserve cards, under top-or-all moves without cards
-    back from the foundations (the rules where `Problem._top_trapped` applies)."""
-    single = [
-        r for r in EVERY_RULES if r.tableau_moves == "top-or-all" and not r.foundation_to_tableau
-    ]
-    rules = single[seed % len(single)]
-    shape = random.Random(seed * 13 + 5)
-    position = small_position(
-        random.Random(f"top-or-all/{seed}"),
-        rules,
-        out=shape.randint(9, 17),
-        reserve=shape.randint(2, 8),
-        suits=shape.randint(2, 4),
-        trap=0.3 + 0.7 * shape.random(),
-    )
-    return position, rules
-
-
 # Found by a sweep of seeds 0-2400 (no seed disagreed with the naive search): the search
 # proved a reserve card trapped on its way to a win (120) or to a loss (the others).
 @pytest.mark.parametrize(
@@ -323,7 +308,7 @@ def top_or_all_sample(seed: int) -> tuple[Position, Rules]:
 def test_verdicts_agree_where_a_trapped_reserve_card_cuts_the_search(
     seed: int, winnable: bool, searcher: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    position, rules = top_or_all_sample(seed)
+    position, rules = deep_reserve_sample(seed, "top-or-all")
     assert naive_winnable(position, rules, limit=20_000) is winnable
     trapped = Problem._top_trapped
     cuts = []
