@@ -63,7 +63,7 @@ def bench_deals(
         f"{threads} threads per deal, {jobs} processes"
     )
     print(
-        f"{'rules':<28}{'won':>7}{'lost':>7}{'unknown':>9}{'decided':>9}"
+        f"{'rules':<31}{'won':>7}{'lost':>7}{'unknown':>9}{'decided':>9}"
         f"{'median':>9}{'p95':>9}{'max':>8}{'nodes p50':>10}{'p95':>9}{'peak MiB':>9}{'wall':>7}"
         f"{'kn/s':>7}"
     )
@@ -80,7 +80,7 @@ def bench_deals(
         # Search speed over the deals: thousands of nodes per second of solving.
         speed = sum(r.nodes for r in report.results) / sum(r.seconds for r in report.results)
         print(
-            f"{name:<28}{report.share(Verdict.WON):6.1f}%{report.share(Verdict.UNWINNABLE):6.1f}%"
+            f"{name:<31}{report.share(Verdict.WON):6.1f}%{report.share(Verdict.UNWINNABLE):6.1f}%"
             f"{report.share(Verdict.UNKNOWN):8.1f}%{decided:8.1f}%"
             f"{report.seconds(50):8.3f}s{report.seconds(95):8.3f}s{report.seconds(100):7.1f}s"
             f"{report.nodes(50):10.0f}{report.nodes(95):9.0f}{report.peak_mib:9.0f}{wall:6.0f}s"
@@ -111,7 +111,7 @@ def mid_game(rules: Rules, number: int, rng: random.Random, detour: int) -> Game
 
 def bench_hints(configs: dict[str, Rules], won: dict[str, list[int]], count: int) -> None:
     print(f"\nhints from mid-game positions of won deals (default hint budget), {count} per row")
-    print(f"{'rules':<28}{'detour':>7}{'median':>9}{'p95':>9}{'max':>8}  verdicts")
+    print(f"{'rules':<31}{'detour':>7}{'median':>9}{'p95':>9}{'max':>8}  verdicts")
     for name, rules in configs.items():
         for detour in (0, 3):
             rng = random.Random(f"{name}/{detour}")
@@ -128,7 +128,7 @@ def bench_hints(configs: dict[str, Rules], won: dict[str, list[int]], count: int
                 label = answer.verdict.value + ("+undo" if answer.undo else "")
                 verdicts[label] = verdicts.get(label, 0) + 1
             print(
-                f"{name:<28}{detour:>7}{percentile(times, 50):8.3f}s{percentile(times, 95):8.3f}s"
+                f"{name:<31}{detour:>7}{percentile(times, 50):8.3f}s{percentile(times, 95):8.3f}s"
                 f"{percentile(times, 100):7.2f}s  {verdicts}",
                 flush=True,
             )
@@ -139,7 +139,7 @@ def ablate(configs: dict[str, Rules], numbers: range, nodes: int, jobs: int) -> 
     budget = Budget(nodes=nodes, seconds=float("inf"))
     print(f"\nablation: deals {numbers.start}-{numbers.stop - 1}, {nodes} nodes per deal")
     print(
-        f"{'rules':<28}{'without':<19}{'decided':>8}{'won':>6}{'nodes':>12}{'p50':>8}{'seconds':>9}"
+        f"{'rules':<31}{'without':<19}{'decided':>8}{'won':>6}{'nodes':>12}{'p50':>8}{'seconds':>9}"
     )
     variants = ["(nothing)", *Techniques.__slots__]
     for name, rules in configs.items():
@@ -149,7 +149,7 @@ def ablate(configs: dict[str, Rules], numbers: range, nodes: int, jobs: int) -> 
             total = sum(r.nodes for r in report.results)
             seconds = sum(r.seconds for r in report.results)
             print(
-                f"{name:<28}{off:<19}{100 - report.share(Verdict.UNKNOWN):7.0f}%"
+                f"{name:<31}{off:<19}{100 - report.share(Verdict.UNKNOWN):7.0f}%"
                 f"{report.count(Verdict.WON):6d}{total:12d}{report.nodes(50):8.0f}{seconds:8.0f}s",
                 flush=True,
             )
