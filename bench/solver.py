@@ -1,18 +1,21 @@
 """Solver figures: verdicts and times over a range of deals, and hint times in mid-game.
 
-    .venv/bin/python bench/solver.py [--deals 0-499] [--seconds 10] [--threads 2] [--jobs 1]
-                                     [--hints 40]
-    .venv/bin/python bench/solver.py --ablate 100000 --deals 0-49
+    .venv/bin/python bench/solver.py [--rules D3,C3,...] [--deals 0-49] [--seconds 10]
+                                     [--threads 2] [--jobs 1] [--hints 20]
+    .venv/bin/python bench/solver.py --ablate 100000 --deals 0-49 --rules D3,C3,D1
     CANFIELD_SOLVER=python .venv/bin/python bench/solver.py ...  (the Python search)
 
-Prints, per rule set (app draw 3, classic draw 3, app draw 1): the share of deals
-winnable, unwinnable and unknown within the budget, the median and p95 time per
-deal, the peak memory of a solving process and the search speed (thousands of
-nodes a second). Then hint times from mid-game positions of winnable deals: on
-the winning line (a third to two thirds in), and the same after three random
-moves (which may have lost the game, so the hint may walk back through undo).
-With --ablate: what each technique buys. The search runs in the compiled core
-unless CANFIELD_SOLVER=python; the ablations always run in Python.
+Prints one table, a row per rule set (by default all twelve a player can choose:
+each preset with draw 3 and draw 1, with the preset's passes and with three, the
+level Hard): the share of deals winnable, unwinnable and unknown within the
+budget, the median, p95 and longest time per deal, the nodes, the peak memory of
+the solving process and the search speed (thousands of nodes a second). Then hint
+times from mid-game positions of winnable deals: on the winning line (a third to
+two thirds in), and the same after three random moves (which may have lost the
+game, so the hint may walk back through undo). With --ablate: what each technique
+buys. The search runs in the compiled core unless CANFIELD_SOLVER=python; the
+ablations always run in Python. The default run (deals 0-49) takes some ten
+minutes on a busy two-core machine; the README's table is `--deals 0-499`.
 """
 
 from __future__ import annotations
@@ -21,22 +24,38 @@ import argparse
 import random
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 
-from app.engine import DealCode, Game, Position, Rules
+from app.engine import DealCode, EngineError, Game, Position, Rules
+from app.engine.rules import decode_token
 from app.solver.batch import percentile, run_batch
 from app.solver.board import Techniques
 from app.solver.cli import parse_range
 from app.solver.hint import KNOWN_LINES, hint
 from app.solver.search import Budget, Verdict, solve
 
-CONFIGS = {
-    "app draw 3": Rules.preset_named("app", draw=3),
-    "classic draw 3": Rules.preset_named("classic", draw=3),
-    "app draw 1": Rules.preset_named("app", draw=1),
-}
+# Every rule set a player can pick: preset and draw, with the preset's passes (unlimited)
+# and with the level Hard's three.
+ALL_RULES = "D3,C3,D1,C1,S3,S1,D3P3,C3P3,D1P3,C1P3,S3P3,S1P3"
+_PRESET_NAMES = {"D": "app", "C": "classic", "S": "skill"}
 
 
-def bench_deals(numbers: range, seconds: float, threads: int, jobs: int) -> dict[str, list[int]]:
+def rule_sets(tokens: str) -> dict[str, Rules]:
+    """The rule sets of a comma-separated list of rules tokens, by a readable name."""
+    out = {}
+    for token in (t.strip() for t in tokens.split(",") if t.strip()):
+        try:
+            rules = decode_token(token)
+        except EngineError as error:
+            raise SystemExit(f"bench/solver.py: {error}") from None
+        passes = "" if rules.passes is None else f", {rules.passes} passes"
+        out[f"{rules.token} {_PRESET_NAMES[rules.token[0]]} draw {rules.draw}{passes}"] = rules
+    return out
+
+
+def bench_deals(
+    configs: dict[str, Rules], numbers: range, seconds: float, threads: int, jobs: int
+) -> dict[str, list[int]]:
     """Print the verdict table; return each rule set's won deal numbers."""
     budget = Budget(nodes=10**9, seconds=seconds, threads=threads)
     print(
@@ -44,20 +63,24 @@ def bench_deals(numbers: range, seconds: float, threads: int, jobs: int) -> dict
         f"{threads} threads per deal, {jobs} processes"
     )
     print(
-        f"{'rules':<16}{'won':>7}{'lost':>7}{'unknown':>9}{'decided':>9}"
+        f"{'rules':<31}{'won':>7}{'lost':>7}{'unknown':>9}{'decided':>9}"
         f"{'median':>9}{'p95':>9}{'max':>8}{'nodes p50':>10}{'p95':>9}{'peak MiB':>9}{'wall':>7}"
         f"{'kn/s':>7}"
     )
     won: dict[str, list[int]] = {}
-    for name, rules in CONFIGS.items():
+    for name, rules in configs.items():
         started = time.perf_counter()
-        report = run_batch(rules, numbers, budget, jobs)
+        if jobs > 1:
+            report = run_batch(rules, numbers, budget, jobs)
+        else:  # in a fresh process, so that the peak memory is this rule set's own
+            with ProcessPoolExecutor(1) as pool:
+                report = pool.submit(run_batch, rules, numbers, budget).result()
         wall = time.perf_counter() - started
         decided = 100 - report.share(Verdict.UNKNOWN)
         # Search speed over the deals: thousands of nodes per second of solving.
         speed = sum(r.nodes for r in report.results) / sum(r.seconds for r in report.results)
         print(
-            f"{name:<16}{report.share(Verdict.WON):6.1f}%{report.share(Verdict.UNWINNABLE):6.1f}%"
+            f"{name:<31}{report.share(Verdict.WON):6.1f}%{report.share(Verdict.UNWINNABLE):6.1f}%"
             f"{report.share(Verdict.UNKNOWN):8.1f}%{decided:8.1f}%"
             f"{report.seconds(50):8.3f}s{report.seconds(95):8.3f}s{report.seconds(100):7.1f}s"
             f"{report.nodes(50):10.0f}{report.nodes(95):9.0f}{report.peak_mib:9.0f}{wall:6.0f}s"
@@ -86,10 +109,10 @@ def mid_game(rules: Rules, number: int, rng: random.Random, detour: int) -> Game
     return game
 
 
-def bench_hints(won: dict[str, list[int]], count: int) -> None:
+def bench_hints(configs: dict[str, Rules], won: dict[str, list[int]], count: int) -> None:
     print(f"\nhints from mid-game positions of won deals (default hint budget), {count} per row")
-    print(f"{'rules':<16}{'detour':>7}{'median':>9}{'p95':>9}{'max':>8}  verdicts")
-    for name, rules in CONFIGS.items():
+    print(f"{'rules':<31}{'detour':>7}{'median':>9}{'p95':>9}{'max':>8}  verdicts")
+    for name, rules in configs.items():
         for detour in (0, 3):
             rng = random.Random(f"{name}/{detour}")
             times: list[float] = []
@@ -105,28 +128,28 @@ def bench_hints(won: dict[str, list[int]], count: int) -> None:
                 label = answer.verdict.value + ("+undo" if answer.undo else "")
                 verdicts[label] = verdicts.get(label, 0) + 1
             print(
-                f"{name:<16}{detour:>7}{percentile(times, 50):8.3f}s{percentile(times, 95):8.3f}s"
+                f"{name:<31}{detour:>7}{percentile(times, 50):8.3f}s{percentile(times, 95):8.3f}s"
                 f"{percentile(times, 100):7.2f}s  {verdicts}",
                 flush=True,
             )
 
 
-def ablate(numbers: range, nodes: int, jobs: int) -> None:
+def ablate(configs: dict[str, Rules], numbers: range, nodes: int, jobs: int) -> None:
     """What each technique buys: the same deals under a node budget, each one off."""
     budget = Budget(nodes=nodes, seconds=float("inf"))
     print(f"\nablation: deals {numbers.start}-{numbers.stop - 1}, {nodes} nodes per deal")
     print(
-        f"{'rules':<16}{'without':<19}{'decided':>8}{'won':>6}{'nodes':>12}{'p50':>8}{'seconds':>9}"
+        f"{'rules':<31}{'without':<19}{'decided':>8}{'won':>6}{'nodes':>12}{'p50':>8}{'seconds':>9}"
     )
     variants = ["(nothing)", *Techniques.__slots__]
-    for name, rules in CONFIGS.items():
+    for name, rules in configs.items():
         for off in variants:
             techniques = Techniques() if off == "(nothing)" else Techniques(**{off: False})
             report = run_batch(rules, numbers, budget, jobs, techniques)
             total = sum(r.nodes for r in report.results)
             seconds = sum(r.seconds for r in report.results)
             print(
-                f"{name:<16}{off:<19}{100 - report.share(Verdict.UNKNOWN):7.0f}%"
+                f"{name:<31}{off:<19}{100 - report.share(Verdict.UNKNOWN):7.0f}%"
                 f"{report.count(Verdict.WON):6d}{total:12d}{report.nodes(50):8.0f}{seconds:8.0f}s",
                 flush=True,
             )
@@ -134,11 +157,14 @@ def ablate(numbers: range, nodes: int, jobs: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="solver figures")
-    parser.add_argument("--deals", default="0-499", help="deal numbers START-END")
+    parser.add_argument(
+        "--rules", default=ALL_RULES, help=f"rules tokens, comma-separated (default {ALL_RULES})"
+    )
+    parser.add_argument("--deals", default="0-49", help="deal numbers START-END")
     parser.add_argument("--seconds", type=float, default=10.0, help="budget per deal")
     parser.add_argument("--threads", type=int, default=2, help="threads per deal (1 or 2)")
     parser.add_argument("--jobs", type=int, default=1, help="processes")
-    parser.add_argument("--hints", type=int, default=40, help="hint positions per row (0: none)")
+    parser.add_argument("--hints", type=int, default=20, help="hint positions per row (0: none)")
     parser.add_argument(
         "--ablate",
         metavar="NODES",
@@ -147,12 +173,13 @@ def main(argv: list[str] | None = None) -> int:
         help="instead: each technique off in turn, NODES per deal (e.g. 100000 on 0-49)",
     )
     args = parser.parse_args(argv)
+    configs = rule_sets(args.rules)
     if args.ablate:
-        ablate(parse_range(args.deals), args.ablate, args.jobs)
+        ablate(configs, parse_range(args.deals), args.ablate, args.jobs)
         return 0
-    won = bench_deals(parse_range(args.deals), args.seconds, args.threads, args.jobs)
+    won = bench_deals(configs, parse_range(args.deals), args.seconds, args.threads, args.jobs)
     if args.hints:
-        bench_hints(won, args.hints)
+        bench_hints(configs, won, args.hints)
     return 0
 
 

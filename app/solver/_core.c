@@ -48,6 +48,7 @@ enum { TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM
 #define MODE_ANY_RUN 0
 #define MODE_TOP_OR_ALL 1
 #define MODE_ALL 2
+#define ALL_CARDS ((1ULL << 52) - 1)
 #define FIRST_RUN_NODES 2000 /* search.Solver.FIRST_RUN_NODES */
 #define SHUFFLED_DEPTH 3      /* search.SHUFFLED_DEPTH */
 #define MAX_CHILDREN 512
@@ -623,12 +624,72 @@ static int doomed(const Rules *r, const Runs *cols, int n, uint64_t talon, uint6
     return 1;
 }
 
+/* board.Problem._top_trapped: with top-or-all moves, whether the reserve's top card or one
+   of the next `lookahead` can never leave it, from what may happen before it does (the
+   least sets `up` and `last`, grown card by card down the reserve). */
+static int top_trapped(const Rules *r, const Work *w) {
+    int n = w->reserve, deepest = n - 1 - r->lookahead;
+    uint64_t held = r->reserve_mask[n], talon = w->cards, in_columns = 0, firsts = 0, last = 0;
+    for (int i = 0; i < 4; i++) {
+        const uint8_t *col = w->col[i];
+        for (int k = 0; k < w->len[i]; k++) in_columns |= 1ULL << col[k];
+        firsts |= 1ULL << col[0];
+        last |= 1ULL << col[w->len[i] - 1];
+    }
+    uint64_t up = ALL_CARDS & ~(held | talon | in_columns), maybe_firsts = 0, was_up, was_last;
+    int count[4]; /* per suit, the cards that may be up: from the start rank, in order */
+    for (int suit = 0; suit < 4; suit++) count[suit] = w->found[suit];
+    for (int m = n - 1; m >= 0 && m >= deepest; m--) {
+        do {
+            was_up = up;
+            was_last = last;
+            for (uint64_t fresh = last; fresh;) { /* talon cards onto possible last cards */
+                fresh = children_of(fresh) & talon & ~last;
+                last |= fresh;
+            }
+            uint64_t free = (last | talon) & ~firsts;
+            for (int suit = 0; suit < 4; suit++)
+                while (count[suit] < 13) {
+                    int card = suit * 13 + (r->start_rank + count[suit]) % 13;
+                    if (!(free >> card & 1)) break;
+                    up |= 1ULL << card;
+                    count[suit]++;
+                }
+            for (int i = 0; i < 4; i++) {
+                const uint8_t *col = w->col[i];
+                for (int k = w->len[i] - 2; k >= 0; k--) {
+                    int on = col[k + 1];
+                    if (last >> col[k] & 1) continue;
+                    if (!(up >> on & 1) && !(last >> on & 1 && PARENTS[on] & last)) break;
+                    last |= 1ULL << col[k];
+                }
+            }
+        } while (up != was_up || last != was_last);
+        uint64_t emptied = 0; /* the first cards whose column may empty now */
+        for (uint64_t x = firsts | maybe_firsts; x; x &= x - 1) {
+            int first = __builtin_ctzll(x);
+            if ((last >> first & 1 && !(suit_below(r, first) & ~up)) || PARENTS[first] & last)
+                emptied |= 1ULL << first;
+        }
+        int t = r->reserve[m];
+        if (suit_below(r, t) & ~up && !(PARENTS[t] & last) && !emptied) return 1;
+        talon |= 1ULL << t;
+        last |= 1ULL << t;
+        if (emptied) { /* they may still be first cards, or free; t may be one */
+            firsts &= ~emptied;
+            maybe_firsts |= emptied | 1ULL << t;
+        }
+    }
+    return 0;
+}
+
 /* board.Problem.reserve_stuck */
 static int reserve_stuck(const Rules *r, const Work *w) {
     int n = w->reserve;
-    if (!n || r->mode != MODE_ALL || r->returns) return 0;
+    if (!n || r->mode == MODE_ANY_RUN || r->returns) return 0;
     for (int i = 0; i < 4; i++)
         if (!w->len[i]) return 0; /* not a position of play: the reserve refills columns */
+    if (r->mode != MODE_ALL) return top_trapped(r, w);
     Runs cols;
     uint64_t below[4][53];
     cols.count = 4;

@@ -147,6 +147,7 @@ class Problem:
     rel: tuple[int, ...] = field(init=False, repr=False)
     _from: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _frozen_by: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _below: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _reach: dict[tuple[int, int, bool], list[tuple[int, int, int]]] = field(
         init=False, repr=False, compare=False
     )
@@ -164,6 +165,9 @@ class Problem:
             for c in range(52)
         )
         object.__setattr__(self, "_from", suit_from)
+        # The lower cards of each card's suit (down to the start rank), as card bits.
+        below = tuple(_SUIT_BITS[c // 13] & ~suit_from[c] for c in range(52))
+        object.__setattr__(self, "_below", below)
         # By reserve count: its cards' suits from them up.
         frozen_by = [0]
         for card in self.reserve:
@@ -369,10 +373,10 @@ class Problem:
     def reserve_stuck(
         self, state: State, lookahead: int = RESERVE_LOOKAHEAD, certain: bool = RESERVE_CERTAIN
     ) -> bool:
-        """With whole-column moves and no cards back from the foundations: a proof that
-        the state cannot be won because a reserve card can never leave it (False says
-        nothing). It is made once per state the search expands, as it looks further
-        than `lost` and costs more.
+        """With whole-column (or, `_top_trapped`, top-or-all) moves and no cards back
+        from the foundations: a proof that the state cannot be won because a reserve
+        card can never leave it (False says nothing). It is made once per state the
+        search expands, as it looks further than `lost` and costs more.
 
         Say the reserve's top card t first leaves at some moment T. Until then the
         reserve's other cards stay under it and no column is ever empty. Call a card
@@ -416,13 +420,15 @@ class Problem:
         rules = self.rules
         if (
             not reserve_count
-            or rules.tableau_moves != "all"
+            or rules.tableau_moves == "any-run"
             or rules.foundation_to_tableau
             or not self.techniques.dead_ends
             or not all(columns)  # not a position of play: the reserve refills columns
         ):
             return False
         depth = lookahead if self.techniques.reserve_lookahead else 0
+        if rules.tableau_moves == "top-or-all":
+            return self._top_trapped(columns, reserve_count, _bits(talon), state[4], depth)
         return self._doomed(columns, reserve_count, _bits(talon), 0, depth, certain)
 
     # The reserve test works on card sets as bit masks (bit c for card c), like the core.
@@ -550,6 +556,87 @@ class Problem:
             self._doomed(w, n - 1, rest, known, depth - 1, certain, certain and linked)
             for w, rest, known, linked in ways()
         )
+
+    def _top_trapped(
+        self, columns: Columns, n: int, talon: int, found: Foundations, depth: int
+    ) -> bool:
+        """`reserve_stuck` with top-or-all moves: whether the top of the reserve's n cards,
+        or one of the next `depth`, can never leave it.
+
+        Say its top t first leaves at some moment T. Until then the reserve's other
+        cards stay under it, and no column is ever empty: a column that empties takes
+        t at once. So before T a column's first card stays where it is, and no whole
+        column moves; the other cards move one at a time, a column's last card onto
+        another's or up, a talon card onto a column's last card or up. Gather what may
+        happen before T, as the least sets closed under these rules (each says only
+        what is possible, so they hold at least all that does happen):
+        - up: the cards on the foundations; and a talon card, or a possible last card
+          that is not a first card, once every lower card of its suit may be up;
+        - last (a possible last card of a column): each column's last card now; a
+          talon card that fits on a possible last card; a card of a column whose card
+          right on it may go up, or may move alone (it may be a last card, and a card
+          it fits on may be one).
+        The reserve's cards are in neither. Then t leaves at T only by going up (every
+        lower card of its suit up), onto a last card it fits on, or into a column
+        emptied at T: the column's first card goes up (it may be a last card, and
+        every lower card of its suit up), or moves, with the cards on it, onto a last
+        card it fits on. If none of these can happen, T never comes: no line wins.
+
+        Otherwise the next card t' in turn, at the moment T' it first leaves: what may
+        happen before T may happen before T' too, so the sets grow from there, with t
+        free to move as a talon card could (a possible last card), and the first
+        cards of the columns that may have emptied at T free to move. Those, and t,
+        may be first cards at T' (each is looked at as one, and left free to move,
+        which only says more is possible). And so on, `depth` cards down the reserve.
+        """
+        held = _bits(self.reserve[:n])
+        in_columns = firsts = last = 0
+        for col in columns:
+            in_columns |= _bits(col)
+            firsts |= _BIT[col[0]]
+            last |= _BIT[col[-1]]
+        up = (1 << 52) - 1 & ~(held | talon | in_columns)
+        below = self._below
+        start = self.start_rank
+        count = list(found)  # per suit, the cards that may be up: from the start rank, in order
+        maybe_firsts = 0  # reserve cards that may have filled an emptied column
+        for card in reversed(self.reserve[max(0, n - 1 - depth) : n]):
+            while True:
+                grown = (up, last)
+                fresh = last
+                while fresh:  # talon cards onto possible last cards
+                    fresh = _children_of(fresh) & talon & ~last
+                    last |= fresh
+                free = (last | talon) & ~firsts
+                for suit in range(4):
+                    while count[suit] < 13:
+                        c = suit * 13 + (start + count[suit]) % 13
+                        if not free >> c & 1:
+                            break
+                        up |= _BIT[c]
+                        count[suit] += 1
+                for col in columns:
+                    for k in range(len(col) - 2, -1, -1):
+                        on = col[k + 1]
+                        if not last >> col[k] & 1:
+                            if up >> on & 1 or (last >> on & 1 and _PARENT_BITS[on] & last):
+                                last |= _BIT[col[k]]
+                            else:
+                                break
+                if (up, last) == grown:
+                    break
+            emptied = 0  # the first cards whose column may empty now
+            for first in _cards_of(firsts | maybe_firsts):
+                if (last >> first & 1 and not below[first] & ~up) or _PARENT_BITS[first] & last:
+                    emptied |= _BIT[first]
+            if below[card] & ~up and not _PARENT_BITS[card] & last and not emptied:
+                return True
+            talon |= _BIT[card]
+            last |= _BIT[card]
+            if emptied:  # they may still be first cards, or free; t may be one
+                firsts &= ~emptied
+                maybe_firsts |= emptied | _BIT[card]
+        return False
 
     def lost(self, state: State) -> bool:
         """A quick proof that `state` cannot be won (False says nothing).

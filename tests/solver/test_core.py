@@ -252,11 +252,11 @@ def test_a_run_moved_to_a_twin_must_leave_the_uncovered_card_something_to_do() -
         assert swap in [step for _, step, _ in unpruned.successors(state)]
 
 
-def classic_walks() -> list[tuple[Problem, list[State]]]:
-    """States of random walks through the solver's steps from classic deals, where the
-    reserve test has most to say."""
-    rules = Rules.preset_named("classic", draw=3)
-    rng = random.Random("classic walks")
+def classic_walks(rules: Rules | None = None) -> list[tuple[Problem, list[State]]]:
+    """States of random walks through the solver's steps from classic deals (or deals
+    under `rules`), where the reserve test has most to say."""
+    rules = rules or Rules.preset_named("classic", draw=3)
+    rng = random.Random(f"{rules.token} walks")
     out = []
     for number in range(40):
         position = Position.deal(DealCode(rules, number=number).deck)
@@ -300,14 +300,38 @@ def test_the_core_reserve_test_matches_at_every_lookahead() -> None:
         core.reserve_stuck(states[0], MAX_RESERVE_LOOKAHEAD + 1)
 
 
-@pytest.mark.parametrize("number", [16, 20])
+def test_the_core_top_or_all_reserve_test_matches() -> None:
+    """With top-or-all moves (`_top_trapped`), the core's reserve test gives the Python
+    reference's answer state by state, at each depth, on walks through skill deals and
+    small positions under every top-or-all rule set."""
+    answers = []
+    cases = [
+        case
+        for rules in EVERY_RULES
+        if rules.tableau_moves == "top-or-all"
+        for case in states_to_compare(rules, "trapped" + rules.token)
+    ]
+    for token in ("S3", "S1P3"):
+        cases += classic_walks(DealCode.parse(f"CF1-{token}-AAAAAAA").rules)
+    for problem, states in cases:
+        core = core_of(problem)
+        for state in states:
+            for lookahead in (0, 1, 3, MAX_RESERVE_LOOKAHEAD):
+                answer = problem.reserve_stuck(state, lookahead)
+                assert core.reserve_stuck(state, lookahead) is answer
+                answers.append(answer)
+    assert answers.count(True) > 40 and answers.count(False) > 400
+
+
+@pytest.mark.parametrize(("preset", "number"), [("classic", 16), ("classic", 20), ("skill", 20)])
 def test_the_core_searches_node_for_node_like_python(
-    number: int, monkeypatch: pytest.MonkeyPatch
+    preset: str, number: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On classic deals the reserve test has much to say about, the core (which
-    remembers the test's answers, by the state's key in pointer class 0) enters the
-    very states the Python search does: the same verdict in the same number of nodes."""
-    rules = Rules.preset_named("classic", draw=3)
+    """On deals the reserve test has much to say about (classic: whole-column moves;
+    skill: top-or-all), the core (which remembers the test's answers, by the state's
+    key in pointer class 0) enters the very states the Python search does: the same
+    verdict in the same number of nodes."""
+    rules = Rules.preset_named(preset, draw=3)
     position = Position.deal(DealCode(rules, number=number).deck)
     budget = Budget(nodes=100_000, seconds=120)
     core = Solver(Problem.of(position, rules)).solve_position(position, budget)

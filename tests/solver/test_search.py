@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -238,14 +239,18 @@ def test_verdicts_agree_with_each_technique_off(off: str) -> None:
             check(solver.solve_position(position, BIG), position, rules, winnable)
 
 
-def deep_reserve_sample(seed: int) -> tuple[Position, Rules]:
-    """A small position with up to 8 reserve cards, under whole-column moves without
-    cards back from the foundations (the rules where `reserve_stuck` applies)."""
-    whole = [r for r in EVERY_RULES if r.tableau_moves == "all" and not r.foundation_to_tableau]
-    rules = whole[seed % len(whole)]
+def deep_reserve_sample(seed: int, tableau_moves: str = "all") -> tuple[Position, Rules]:
+    """A small position with up to 8 reserve cards, under whole-column (or top-or-all)
+    moves without cards back from the foundations (the rules where `reserve_stuck`
+    applies)."""
+    rules_list = [
+        r for r in EVERY_RULES if r.tableau_moves == tableau_moves and not r.foundation_to_tableau
+    ]
+    rules = rules_list[seed % len(rules_list)]
     shape = random.Random(seed * 13 + 5)
+    name = "deep-reserve" if tableau_moves == "all" else tableau_moves
     position = small_position(
-        random.Random(f"deep-reserve/{seed}"),
+        random.Random(f"{name}/{seed}"),
         rules,
         out=shape.randint(9, 17),
         reserve=shape.randint(2, 8),
@@ -290,6 +295,31 @@ def test_verdicts_agree_where_a_stuck_reserve_cuts_the_search(
         return cut
 
     monkeypatch.setattr(Problem, "reserve_stuck", counted)
+    check(solve(position, rules, BIG), position, rules, winnable)
+    if searcher == "python":
+        assert any(cuts)
+
+
+# Found by sweeps of seeds 0-1150 and 1200-2350 (no seed disagreed with the naive search;
+# the cut fired on 7 won and 33 lost ones): the search proved a reserve card trapped on
+# its way to a win (120) or to a loss (the others).
+@pytest.mark.parametrize(
+    ("seed", "winnable"), [(120, True), (93, False), (122, False), (195, False), (1238, False)]
+)
+def test_verdicts_agree_where_a_trapped_reserve_card_cuts_the_search(
+    seed: int, winnable: bool, searcher: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    position, rules = deep_reserve_sample(seed, "top-or-all")
+    assert naive_winnable(position, rules, limit=20_000) is winnable
+    trapped = Problem._top_trapped
+    cuts = []
+
+    def counted(self: Problem, *args: Any) -> bool:
+        cut = trapped(self, *args)
+        cuts.append(cut)
+        return cut
+
+    monkeypatch.setattr(Problem, "_top_trapped", counted)
     check(solve(position, rules, BIG), position, rules, winnable)
     if searcher == "python":
         assert any(cuts)
@@ -509,8 +539,15 @@ def test_a_reserve_top_that_can_never_leave_loses_at_once(searcher: str) -> None
         other = Problem(other_rules, reserve, 0, 0)
         assert other.reserve_stuck(state)
         assert Solver(other).solve_state(state, BIG).nodes == 1
-    # Not with single-card moves, or cards back from the foundations.
-    for token in ("S3", "D3TW", "C3TO", "C3F1"):
+    # With top-or-all moves too (`_top_trapped`): no column can empty (no first card may
+    # go up, and no card a first card fits on may be a last card), nor can 5C go up or
+    # onto a card, whatever single cards move meanwhile.
+    for token in ("S3", "S1P3", "C3TO"):
+        other = Problem(DealCode.parse(f"CF1-{token}-AAAAAAA").rules, reserve, 0, 0)
+        assert other.reserve_stuck(state)
+        assert Solver(other).solve_state(state, BIG).nodes == 1
+    # Not with any-run moves, or cards back from the foundations.
+    for token in ("D3F0", "D3TW", "C3F1", "S3F1"):
         other = Problem(DealCode.parse(f"CF1-{token}-AAAAAAA").rules, reserve, 0, 0)
         assert not other.reserve_stuck(state)
 
@@ -546,3 +583,46 @@ def test_a_reserve_card_whose_only_way_out_deadlocks_loses_at_once(searcher: str
     # With KS in the talon instead, nothing waits on TS under 9H: not stuck.
     free = state_of((_cards("AH"), *columns[1:]), talon + _cards("KS"))
     assert not problem.reserve_stuck(free, lookahead=8, certain=True)
+
+
+def test_a_reserve_card_that_can_never_leave_loses_at_once_with_top_or_all_moves(
+    searcher: str,
+) -> None:
+    """Skill (top-or-all moves), start rank A, clubs and spades up to 4, no red card up.
+    The reserve is AD AH TS TC 9D 5C (5C on top); the columns 2D, 2H, 3D, 3H. No column
+    can ever empty: its red first card waits for AD or AH, and the black cards it fits
+    on are up. 5C goes up, but then 9D waits for AD and fits only on TS and TC, under
+    it in the reserve. Looking down the reserve proves it; the top card alone does not."""
+    rules = Rules.preset_named("skill", draw=3)
+    reserve = _cards("AD AH TS TC 9D 5C")
+    up = _cards("AC 2C 3C 4C AS 2S 3S 4S")
+    columns = (_cards("2D"), _cards("2H"), _cards("3D"), _cards("3H"))
+
+    def state_of(columns: tuple[bytes, ...], reserve: bytes) -> State:
+        elsewhere = set(reserve + up + b"".join(columns))
+        talon = bytes(card for card in range(52) if card not in elsewhere)
+        return (columns, talon, 0, len(reserve), (4, 0, 0, 4), 1, 0)  # type: ignore[return-value]
+
+    state = state_of(columns, reserve)
+    problem = Problem(rules, reserve, 0, 0)
+    assert problem.moves(state)
+    assert problem.reserve_stuck(state)
+    top_only = Problem(rules, reserve, 0, 0, Techniques(reserve_lookahead=False))
+    assert not top_only.reserve_stuck(state)
+    quick = Solver(problem).solve_state(state, BIG)
+    assert (quick.verdict, quick.nodes) == (Verdict.UNWINNABLE, 1)
+    slow = Solver(Problem(rules, reserve, 0, 0, Techniques(dead_ends=False)))
+    proof = slow.solve_state(state, BIG)
+    assert proof.verdict is Verdict.UNWINNABLE
+    assert proof.nodes > 1
+
+    def stuck(columns: tuple[bytes, ...], reserve: bytes) -> bool:
+        return Problem(rules, reserve, 0, 0).reserve_stuck(state_of(columns, reserve))
+
+    # TC as a column's last card (on JD, which waits for AD): 9D can go onto it.
+    on_ten = (*columns[:3], _cards("JD TC"))
+    assert not stuck(on_ten, _cards("AD AH TS 9D 5C"))
+    # Under 9H (waiting for AH, and fitting only on TS, held, and TC, under it) it cannot.
+    assert stuck((*columns[:3], _cards("JD TC 9H")), _cards("AD AH TS 9D 5C"))
+    # 2D goes up once AD is out of the reserve: its column empties, and 9D takes it.
+    assert not stuck(columns, _cards("AH TS TC 9D 5C AD"))
