@@ -8,13 +8,13 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from conftest import ROOT, Databases
 from sqlalchemy import Engine, text
 
 from app.engine import DealCode
 from app.store import GameNotFound, Store, make_engine, migrate
 from app.store.limits import CounterStorage
 from app.store.prune import Pruning
+from tests.shared import ROOT, Databases
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 CODE = DealCode.parse("CF1-D3-AAAAACL")

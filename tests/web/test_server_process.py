@@ -14,7 +14,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import ServerProcess
+
+from tests.shared import ServerProcess
 
 CODE = "CF1-D1-HELLOAB"
 
