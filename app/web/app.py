@@ -14,7 +14,7 @@ from app.store import Store, make_engine, migrate
 from app.store.aio import AsyncStore
 from app.store.db import Checkpointer
 from app.store.prune import Pruner
-from app.web import api, messages, pages, solver_routes
+from app.web import api, messages, metrics, pages, solver_routes
 from app.web.assets import Assets, CachedStaticFiles
 from app.web.errors import install_error_handlers, problem
 from app.web.hosts import TrustedHostMiddleware, parse_hosts
@@ -91,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.router.add_route(
         api.MOVE_PATH, api.play_move_directly, methods=["POST"], include_in_schema=False
     )
+    metrics.TEMPLATES_BY_ENDPOINT[api.play_move_directly] = api.MOVE_PATH
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(solver_routes.router)  # hints, still winnable? (its worker's lifespan)

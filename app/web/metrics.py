@@ -47,11 +47,16 @@ ACTION_ROUTES = {
 }
 
 
+# A plain Starlette route (the move's direct route, api.play_move_directly) leaves no
+# `route` in the scope, only its endpoint: the app names its template here.
+TEMPLATES_BY_ENDPOINT: dict[object, str] = {}
+
+
 def route_template(scope: Scope) -> str:
     """The route's path template (`/api/games/{game_id}`), never the path itself: ids
     would make a series of every game."""
     route = scope.get("route")
-    template = getattr(route, "path", None)
+    template = getattr(route, "path", None) or TEMPLATES_BY_ENDPOINT.get(scope.get("endpoint"))
     if isinstance(template, str) and template:
         return template
     path = str(scope.get("path", ""))

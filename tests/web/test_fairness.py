@@ -153,16 +153,17 @@ def test_a_cookieless_first_visit_writes_no_game(app: FastAPI) -> None:
     engine: Engine = app.state.store.store.engine
     with player_at(app, "10.0.2.1") as visitor:
         for _ in range(5):
-            visitor.cookies.clear()
-            check = visitor.get("/", follow_redirects=False)
-            assert check.status_code == 303 and check.headers["location"] == "/?welcome=1"
-            visitor.cookies.clear()  # a client that keeps no cookie comes back without it
-            page = visitor.get("/?welcome=1", follow_redirects=False)
-            assert page.status_code == 400 and "allow cookies" in page.text
+            visitor.cookies.clear()  # a client that keeps no cookie
+            page = visitor.get("/", follow_redirects=False)
+            # The start window (SPEC §10): nothing is written until the player presses PLAY.
+            assert page.status_code == 200 and 'action="/games"' in page.text
         with engine.connect() as connection:
             assert connection.execute(text("SELECT count(*) FROM games")).scalar_one() == 0
             assert connection.execute(text("SELECT count(*) FROM players")).scalar_one() == 0
-        # A browser keeps the cookie and lands on its game.
-        assert visitor.get("/").url.path.startswith("/games/")
+        # A browser keeps the cookie, presses PLAY and lands on its game; the next visit
+        # resumes it.
+        played = visitor.post("/games", data={"level": "medium"})
+        assert played.url.path.startswith("/games/")
+        assert visitor.get("/").url.path == played.url.path
 
 
