@@ -46,7 +46,10 @@ def test_a_first_visit_fetches_each_file_once_and_a_repeat_visit_none(
         page = context.new_page()
         fetched = _static_fetches(page, f"/deal/{SEED_CODE}")
         names = sorted(r["url"].split("/static/")[1].split("?")[0] for r in fetched)
-        assert names == ["board.css", "board.js", "favicon.svg", "vendor/htmx.min.js"]
+        assert names == [
+            "board.css", "board.js", "favicon.svg", "levels.js", "results.css",
+            "vendor/htmx.min.js",
+        ]
         for response in fetched:
             headers = {k.lower(): v for k, v in response["headers"].items()}
             assert headers["cache-control"] == "public, max-age=31536000, immutable"
