@@ -1,6 +1,7 @@
-// The skill clock and the pause key. The server counts the time (SPEC §10); the page
-// only ticks on from its last answer, as the server would: up to the idle limit after
-// the last action, and not at all while the game is paused or finished.
+// The skill clock, and the menu's keys (P pauses, M opens the menu). The server counts
+// the time (SPEC §10); the page only ticks on from its last answer, as the server would:
+// up to the idle limit after the last action, and not at all while the game is paused or
+// finished.
 (function () {
   "use strict";
 
@@ -27,15 +28,24 @@
     clock.textContent = format(base + elapsed);
   }
 
-  function pauseKey(event) {
-    if (event.key !== "p" && event.key !== "P") return;
+  // P pauses; M opens (or closes) the menu.
+  function menuKeys(event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
-    const button = document.getElementById("pause");
-    if (button) {
-      event.preventDefault();
-      button.click();
+    const key = event.key.toLowerCase();
+    if (key === "p") {
+      const button = document.getElementById("pause");
+      if (button) {
+        event.preventDefault();
+        button.click();
+      }
+    } else if (key === "m") {
+      const menu = document.getElementById("menu");
+      if (menu && menu.togglePopover) {
+        event.preventDefault();
+        menu.togglePopover();
+      }
     }
   }
 
@@ -50,7 +60,7 @@
   }
 
   document.addEventListener("beforetoggle", warnBeforeAbandoning, true);
-  document.addEventListener("keydown", pauseKey);
+  document.addEventListener("keydown", menuKeys);
   document.addEventListener("DOMContentLoaded", tick);
   setInterval(tick, 1000);
 })();

@@ -141,3 +141,21 @@ def test_pause_hides_the_board_and_stops_the_clock(newcomer: Page, shot: Shot) -
     expect(page.locator(".paused-cover")).to_have_count(0)
     expect(page.locator("#clock")).to_have_attribute("data-running", "true")
     assert page.context.request.get(f"/api/games/{gid}").json()["paused"] is False
+
+
+def test_the_menu_opens_with_m_and_pauses_with_p(newcomer: Page) -> None:
+    page = newcomer
+    page.goto("/")
+    page.locator("form.start").get_by_role("button", name="Play").click()
+    page.wait_for_url(re.compile(r"/games/[^/]+$"))
+    menu = page.locator("#menu")
+    expect(menu).to_be_hidden()
+    page.keyboard.press("m")
+    expect(menu).to_be_visible()
+    for item in ("Pause", "New game", "Sound", "How to play"):
+        expect(menu.get_by_role("button", name=item)).to_be_visible()
+    expect(menu.get_by_role("link", name="Statistics")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
+    page.keyboard.press("p")
+    expect(page.locator(".paused-cover")).to_be_visible()
