@@ -13,6 +13,7 @@ import os
 import re
 import tempfile
 from pathlib import Path
+from typing import Any
 
 STATIC = re.compile(r'(?:href|src)="(/static/[^"]+)"')
 
@@ -27,11 +28,18 @@ def main() -> None:
 
     gzip = {"Accept-Encoding": "gzip"}
     with TestClient(create_app()) as client:
-        page = client.get("/", headers=gzip)  # a new player: their first game
-        rows = [("page " + page.url.path.split("/")[1], page)]
-        for url in STATIC.findall(page.text):
-            rows.append((url.split("?")[0].removeprefix("/static/"), client.get(url, headers=gzip)))
-    print(f"{'answer':<22}{'raw B':>8}{'sent B':>8}  cache-control")
+        # A new player's first visit (the start window), then their first board.
+        for visit in ("/", "/deal/CF1-D3-HELLOAB"):
+            page = client.get(visit, headers=gzip)
+            rows = [("page " + (page.url.path.split("/")[1] or "start"), page)]
+            for url in STATIC.findall(page.text):
+                name = url.split("?")[0].removeprefix("/static/")
+                rows.append((name, client.get(url, headers=gzip)))
+            _table(visit, rows)
+
+
+def _table(visit: str, rows: list[tuple[str, Any]]) -> None:
+    print(f"{visit}\n{'answer':<22}{'raw B':>8}{'sent B':>8}  cache-control")
     raw_total = sent_total = 0
     for name, response in rows:
         raw, sent = len(response.content), response.num_bytes_downloaded
