@@ -138,8 +138,9 @@ def test_every_pile_is_named_on_the_board(sized: Page, shot: Shot) -> None:
                 "Cards on a foundation stay there.",
                 "Undo takes back as many moves as you like.",
                 "tap it to turn 1 card onto the waste",
+                "Score (casino): the deck costs 52 and each card on a foundation pays 5",
             ],
-            ["Any card of a column moves", "A double tap"],
+            ["Any card of a column moves", "A double tap", "Score: 5 points"],
         ),
         (
             "CF1-S3P3-HELLOAB",  # skill, level Hard
