@@ -53,5 +53,5 @@ bench-server: setup-dev
 # Keep the message catalogs (app/i18n/locale/*/LC_MESSAGES/messages.po) in step with the
 # code and templates: extract every gettext message, then add new ones to each catalog.
 messages: setup-dev
-	$(VENV)/bin/pybabel extract -F babel.cfg -o app/i18n/messages.pot --project=Canfield --no-location -w 100 --sort-output .
-	$(VENV)/bin/pybabel update -i app/i18n/messages.pot -d app/i18n/locale --ignore-obsolete --ignore-pot-creation-date -w 100
+	$(VENV)/bin/pybabel extract -F babel.cfg -o app/i18n/messages.pot --project=Canfield --no-location --no-wrap --sort-output .
+	$(VENV)/bin/pybabel update -i app/i18n/messages.pot -d app/i18n/locale --ignore-obsolete --ignore-pot-creation-date --no-wrap
