@@ -35,9 +35,20 @@ def act(store: Store, player: str, game_id: str, action: str) -> None:
     store.act(player, game_id, lambda game, prefs: game.apply_action(action))
 
 
-def win(store: Store, player: str, preset: str, draw: int, level: str = "medium") -> str:
+def win(
+    store: Store,
+    player: str,
+    preset: str,
+    draw: int,
+    level: str = "medium",
+    clock: Clock | None = None,
+) -> str:
     code, line = winning_line(preset, draw)
     stored = store.create_game(player, code, level)  # type: ignore[arg-type]
+    if clock is not None:
+        # The game this one abandons finishes now, the win a second later: the recount
+        # orders the finished games by that moment.
+        clock.advance(1)
     for action in line:
         act(store, player, stored.id, action)
     return stored.id
@@ -178,7 +189,7 @@ def test_the_statistics_always_equal_a_recount(
     for kind, preset, draw, level in steps:
         clock.advance(1)
         if kind == "win":
-            win(store, player, preset, draw, level)
+            win(store, player, preset, draw, level, clock)
             continue
         code = DealCode(Rules.preset_named(preset, draw=draw), number=len(steps))
         stored = store.create_game(player, code, level)  # type: ignore[arg-type]
