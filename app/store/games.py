@@ -17,7 +17,16 @@ from sqlalchemy import Engine, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql import ClauseElement
 
-from app.engine import DEFAULT_LEVEL, SCORING_SYSTEMS, DealCode, EngineError, Game, Level, Position
+from app.engine import (
+    DEFAULT_LEVEL,
+    SCORING_SYSTEMS,
+    DealCode,
+    EngineError,
+    Game,
+    Level,
+    Position,
+    Rules,
+)
 from app.engine.state import UndoEntry, UndoStack, decode_position, encode_position
 from app.stats import Bankroll, Finished, Mode, ModeStats
 from app.store.db import is_sqlite
@@ -109,16 +118,30 @@ class StoredGame:
     def finished(self) -> Finished:
         """The game as its mode's statistics count it, once it is won or lost."""
         game = self.game
-        return Finished(
-            preset=game.rules.preset,
-            level=self.level,
-            draw=game.rules.draw,
+        return finished(
+            game.rules,
+            self.level,
             won=self.status == WON,
             score=game.score,
-            seconds=int(game.seconds),
+            seconds=game.seconds,
             moves=game.moves,
-            casino=game.scoring.stakes,
         )
+
+
+def finished(
+    rules: Rules, level: str, *, won: bool, score: int, seconds: float, moves: int
+) -> Finished:
+    """A game of `rules` at `level`, finished, as its mode's statistics count it."""
+    return Finished(
+        preset=rules.preset,
+        level=level,
+        draw=rules.draw,
+        won=won,
+        score=score,
+        seconds=int(seconds),
+        moves=moves,
+        casino=SCORING_SYSTEMS[rules.scoring].stakes,
+    )
 
 
 Action = Callable[[Game, Prefs], object]
@@ -583,20 +606,8 @@ class Store:
                 self._sql.finish, {"game_id": game_id, "new_status": LOST, "moment": moment}
             )
             rules = parse_code(code).rules
-            self._count(
-                tx,
-                player_id,
-                Finished(
-                    preset=rules.preset,
-                    level=level,
-                    draw=rules.draw,
-                    won=False,
-                    score=score,
-                    seconds=int(seconds),
-                    moves=moves,
-                    casino=SCORING_SYSTEMS[rules.scoring].stakes,
-                ),
-            )
+            lost = finished(rules, level, won=False, score=score, seconds=seconds, moves=moves)
+            self._count(tx, player_id, lost)
 
     def _count(self, tx: Transaction, player_id: str, game: Finished) -> None:
         """Fold a finished game into the player's statistics and bankroll."""

@@ -18,6 +18,7 @@ from app.engine import (
     Move,
     rules_for_level,
 )
+from app.stats import Mode
 from app.store import GameOver, Store, StoredGame, VersionConflict
 from app.store.aio import AsyncStore
 from app.web import actions, messages
@@ -27,7 +28,7 @@ from app.web.errors import engine_status, game_over_message, sentence
 from app.web.errors import reason as engine_reason
 from app.web.render import VARY, Renderer, is_htmx
 from app.web.schemas import WordedRulesError, level_named, random_deal, rules_from
-from app.web.views import mode_key, mode_rows
+from app.web.views import mode_row, mode_rows
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
@@ -59,10 +60,12 @@ async def resume(
     return render.start(request, await store.run(Store.prefs, player))
 
 
-async def _mode_figures(store: AsyncStore, player: str) -> dict[str, dict[str, Any]]:
-    """The player's statistics by mode, as the start window and results screen show them."""
+async def _mode_row(store: AsyncStore, player: str, mode: Mode) -> dict[str, Any] | None:
+    """The player's statistics of one mode, as the start window and the results screen
+    show them (None before its first finished game)."""
     modes, _ = await store.run(Store.stats, player)
-    return mode_rows(modes)
+    figures = modes.get(mode)
+    return mode_row(mode, figures) if figures and figures.played else None
 
 
 @router.get("/start/results")
@@ -76,8 +79,7 @@ async def start_results(
     draw: int = 3,
 ) -> Response:
     """The start window's results for the chosen mode (an htmx fragment)."""
-    rows = await _mode_figures(store, player)
-    row = rows.get(mode_key(preset, level, draw))
+    row = await _mode_row(store, player, (preset, level, draw))
     return render.fragment(request, "_start.html", "results", {"row": row})
 
 
@@ -104,10 +106,9 @@ async def _results(store: AsyncStore, player: str, stored: StoredGame) -> dict[s
     if stored.result != "won":
         return None
     game, rules = stored.game, stored.game.rules
-    rows = await _mode_figures(store, player)
     return {
         "parts": game.scoring.parts(game.points, game.seconds, True),
-        "row": rows.get(mode_key(rules.preset, stored.level, rules.draw)),
+        "row": await _mode_row(store, player, (rules.preset, stored.level, rules.draw)),
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -152,12 +153,5 @@ class Renderer:
 
 
 def _prefs(prefs: Prefs | None) -> dict[str, Any]:
-    shown = prefs or Prefs()
-    return {
-        "double_click": shown.double_click,
-        "preset": shown.preset,
-        "draw": shown.draw,
-        "level": shown.level,
-        "still_winnable": shown.still_winnable,
-        "sound": shown.sound,
-    }
+    """The player's choices as the templates read them (the defaults for a partial)."""
+    return asdict(prefs or Prefs())

@@ -119,15 +119,14 @@ def game_dict(stored: StoredGame) -> dict[str, Any]:
 
 def deal_dict(code: DealCode) -> dict[str, Any]:
     """The opening position of a deal, in the game dict's shape without an id."""
-    position = Position.deal(code.deck)
-    rules = code.rules
+    opening = Game(code)  # dealt once: its position, and its score (casino's is −47)
+    position, rules = opening.position, code.rules
     return {
         "code": str(code),
         "rules": rules_dict(rules),
         "version": 0,
         **piles(position),
-        # Casino scoring starts below zero: the deck cost 52, the base card paid 5.
-        "score": Game(code).score,
+        "score": opening.score,
         "moves": 0,
         "won": False,
         "undo_available": 0,
@@ -180,13 +179,16 @@ def mode_key(preset: str, level: str, draw: int) -> str:
     return f"{preset}-{level}-{draw}"
 
 
+def mode_row(mode: Mode, figures: ModeStats) -> dict[str, Any]:
+    """A mode's statistics row (SPEC §10) with the chart of its last games."""
+    outcomes = [Outcome(won, score) for won, score in figures.recent]
+    return {**mode_json(mode, figures), "chart": chart_svg(outcomes)}
+
+
 def mode_rows(modes: dict[Mode, ModeStats]) -> dict[str, dict[str, Any]]:
-    """Every played mode's statistics row (SPEC §10) with its chart, by `mode_key`."""
+    """Every played mode's row (`mode_row`), by `mode_key`."""
     return {
-        mode_key(*mode): {
-            **mode_json(mode, figures),
-            "chart": chart_svg([Outcome(won, score) for won, score in figures.recent]),
-        }
+        mode_key(*mode): mode_row(mode, figures)
         for mode, figures in sorted(modes.items())
         if figures.played
     }
