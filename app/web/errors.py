@@ -12,13 +12,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from app import i18n
-from app.engine import EngineError, IllegalMoveError
+from app.engine import EngineError, IllegalMoveError, UnreadableError
 from app.i18n import wording
 from app.store import GameNotFound, GameOver, VersionConflict
 from app.web import messages
 from app.web.language import request_language
 from app.web.render import Renderer, is_htmx
-from app.web.schemas import WordedRulesError
 
 
 def is_api(request: Request) -> bool:
@@ -55,9 +54,9 @@ def reason(error: EngineError) -> str:
     facts, or input that cannot be read."""
     if isinstance(error, IllegalMoveError):
         return wording.refusal(error.refusal)
-    if isinstance(error, WordedRulesError):
-        return str(error)
-    return messages.unreadable(error)
+    if isinstance(error, UnreadableError):
+        return wording.unreadable(error.fact)
+    return str(error)  # already worded by the web layer (WordedRulesError)
 
 
 def engine_status(error: EngineError) -> int:

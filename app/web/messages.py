@@ -1,18 +1,11 @@
 """Every message the server itself shows a person, in one place, each a function that
-speaks the current language (app/i18n). The rules' refusals and the hints are worded from
-their facts in app/i18n/wording.py."""
+speaks the current language (app/i18n). The rules' refusals, input the engine cannot read
+and the hints are worded from their facts in app/i18n/wording.py."""
 
 from __future__ import annotations
 
-from app.engine import (
-    EngineError,
-    InvalidCardError,
-    InvalidCodeError,
-    InvalidDeckError,
-    InvalidMoveError,
-)
 from app.i18n import gettext as _
-from app.i18n import number, pgettext
+from app.i18n import number
 
 
 def game_not_found() -> str:
@@ -117,26 +110,6 @@ def computer_busy() -> str:
 
 def unknown_language(lang: str) -> str:
     return _("Unknown language %(lang)s: choose en, pl, he, ru or auto.") % {"lang": repr(lang)}
-
-
-def unreadable(error: EngineError) -> str:
-    """Input the engine cannot read: the engine's English names the exact value; other
-    languages say what could not be read and keep that English as the detail."""
-    detail = {"detail": str(error)}
-    if isinstance(error, InvalidCodeError):
-        return pgettext("a deal code that cannot be read; the detail stays in English",
-                        "%(detail)s") % detail  # fmt: skip
-    if isinstance(error, InvalidCardError):
-        return pgettext("a card that cannot be read; the detail stays in English",
-                        "%(detail)s") % detail  # fmt: skip
-    if isinstance(error, InvalidMoveError):
-        return pgettext("a move that cannot be read; the detail stays in English",
-                        "%(detail)s") % detail  # fmt: skip
-    if isinstance(error, InvalidDeckError):
-        return pgettext("a deck that cannot be used; the detail stays in English",
-                        "%(detail)s") % detail  # fmt: skip
-    return pgettext("rules that cannot be used; the detail stays in English",
-                    "%(detail)s") % detail  # fmt: skip
 
 
 def level_with_deal(level: str) -> str:
