@@ -34,11 +34,12 @@ def not_json() -> str:
     return _("Send the body as JSON, with the header Content-Type: application/json.")
 
 
-def bad_json(error: str, position: object) -> str:
-    return _("The body is not valid JSON: %(error)s (at character %(position)s).") % {
-        "error": error,
-        "position": position,
-    }
+def bad_json(position: object) -> str:
+    return _("The body is not valid JSON (at character %(position)s).") % {"position": position}
+
+
+def unreadable_body() -> str:
+    return _("The body is not valid JSON: it cannot be read as UTF-8.")
 
 
 def body_too_large(limit: int) -> str:
@@ -86,8 +87,36 @@ def missing_field(field: str) -> str:
     return _("%(field)s is required.") % {"field": repr(field)}
 
 
-def bad_field(field: str, problem: str) -> str:
-    return _("%(field)s: %(problem)s.") % {"field": repr(field), "problem": problem}
+def missing_body() -> str:
+    return _("The request needs a JSON body.")
+
+
+def not_whole_number(field: str) -> str:
+    return _("%(field)s must be a whole number.") % {"field": repr(field)}
+
+
+def not_true_or_false(field: str) -> str:
+    return _("%(field)s must be true or false.") % {"field": repr(field)}
+
+
+def not_text(field: str) -> str:
+    return _("%(field)s must be text.") % {"field": repr(field)}
+
+
+def not_a_list(field: str) -> str:
+    return _("%(field)s must be a list.") % {"field": repr(field)}
+
+
+def field_not_an_object(field: str) -> str:
+    return _("%(field)s must be a JSON object.") % {"field": repr(field)}
+
+
+def bad_field(field: str) -> str:
+    return _("%(field)s has a value that cannot be used here.") % {"field": repr(field)}
+
+
+def http_error(status_code: int) -> str:
+    return _("This request cannot be answered (HTTP error %(code)s).") % {"code": status_code}
 
 
 def winnable_with_deal() -> str:

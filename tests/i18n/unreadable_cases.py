@@ -1,8 +1,10 @@
-"""Input the engine cannot read, one case of each kind (app/engine/unreadable.py), and the
-check that a translated sentence has no English left: shared by tests/i18n and tests/web."""
+"""Input the engine cannot read, one case of each kind (app/engine/unreadable.py), the
+check that a translated sentence has no English left, and the message a page shows:
+shared by tests/i18n and tests/web."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 
@@ -72,7 +74,8 @@ IDENTIFIERS = {
 # Typed values ('...'), deal codes and rules tokens, card and move notation, option names
 # and values (`empty_column`, `top-or-all`).
 _VALUES = re.compile(
-    r"'[^']*'|\bCF1-\S*|\b[0-9A-Z]{1,2}-(?:f|t\d)\b|\b[0-9A-Z]+\b|A-Z|[a-z]+(?:[_-][a-z]+)+"
+    r"Content-Type: application/json|'[^']*'|\bCF1-\S*|\b[0-9A-Z]{1,2}-(?:f|t\d)\b"
+    r"|\b[0-9A-Z]+\b|A-Z|[a-z]+(?:[_-][a-z]+)+"
 )
 _WORDS = re.compile(r"[^\W\d_]+")
 LETTERS = {
@@ -80,22 +83,38 @@ LETTERS = {
     "he": re.compile(r"[\u05d0-\u05ea]+"),
     "ru": re.compile(r"[а-яё]+"),
 }
+
+
+def words_of(text: str) -> list[str]:
+    """The words of `text` in lower case, values, notation and identifiers aside."""
+    return _WORDS.findall(_VALUES.sub(" ", text).lower())
+
+
 # Every word the English messages say (except identifiers and the Polish words that are
 # English too: `a`, `to`, `as` the ace): none may be left in a translation.
 ENGLISH = {
     word
     for make, _ in CASES.values()
-    for word in _WORDS.findall(_VALUES.sub(" ", worded(raised(make), "en")).lower())
+    for word in words_of(worded(raised(make), "en"))
 } - IDENTIFIERS - {"a", "to", "as"}
 
 
-def english_left(text: str, language: str) -> list[str]:
-    """The words of `text` (a value and identifiers aside) that are English, or not in the
-    language's alphabet."""
-    words = _WORDS.findall(_VALUES.sub(" ", text).lower())
+def english_left(text: str, language: str, english: set[str] = ENGLISH) -> list[str]:
+    """The words of `text` (values and identifiers aside) that are `english` (by default,
+    the words of the unreadable-input messages), or not in the language's alphabet."""
     return [
         word
-        for word in words
-        if word in ENGLISH
+        for word in words_of(text)
+        if word in english
         or (word not in IDENTIFIERS and not LETTERS[language].fullmatch(word))
     ]
+
+
+_MESSAGE = re.compile(r'<p class="error-message">(.*?)</p>|<div id="message"[^>]*><p>(.*?)</p>')
+
+
+def page_message(text: str) -> str:
+    """The message of an error page or of the board's message block (htmx or page)."""
+    found = _MESSAGE.search(text)
+    assert found, text
+    return html.unescape(found.group(1) or found.group(2))

@@ -4,8 +4,6 @@ sentence is the fact worded in that language, names the bad value and has no Eng
 
 from __future__ import annotations
 
-import html
-import re
 from typing import Any
 
 import pytest
@@ -13,7 +11,14 @@ from fastapi.testclient import TestClient
 
 from app.engine.unreadable import What
 from app.web.errors import sentence
-from tests.i18n.unreadable_cases import CASES, TRANSLATED, english_left, raised, worded
+from tests.i18n.unreadable_cases import (
+    CASES,
+    TRANSLATED,
+    english_left,
+    page_message,
+    raised,
+    worded,
+)
 from tests.shared import SEED_CODE, SEED_DECK
 
 # Each kind a player can send over HTTP: the JSON request that carries it (`{game}` is a
@@ -51,7 +56,6 @@ PAGE_CASES: dict[What, tuple[str, dict[str, str] | None]] = {
     What.NOT_CANONICAL: ("/deal/CF1-D3TA-AAAAAAA", None),
     What.BAD_DEAL_LETTERS: ("/deal/CF1-D3-XYZ", None),
 }
-MESSAGE = re.compile(r'<p class="error-message">(.*?)</p>|<div id="message"[^>]*><p>(.*?)</p>')
 
 
 def seed_game(client: TestClient) -> str:
@@ -89,12 +93,6 @@ def test_the_api_words_unreadable_input_in_the_asked_language(
             detail = response.json()["detail"]
             assert detail == expected(what, language)
             check(detail, what, language)
-
-
-def page_message(text: str) -> str:
-    found = MESSAGE.search(text)
-    assert found, text
-    return html.unescape(found.group(1) or found.group(2))
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
