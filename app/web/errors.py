@@ -113,9 +113,18 @@ def http_message(error: HTTPException, request: Request) -> str:
         return messages.method_not_allowed(request.method)
     if error.detail == UNREADABLE_BODY:
         return messages.unreadable_body()
-    if error.detail == HTTPStatus(error.status_code).phrase:
+    if error.detail == _phrase(error.status_code):
         return messages.http_error(error.status_code)
     return str(error.detail)
+
+
+def _phrase(status_code: int) -> str | None:
+    """The standard English phrase of a status (`Bad Request`), which Starlette uses as the
+    detail of an HTTPException raised without one."""
+    try:
+        return HTTPStatus(status_code).phrase
+    except ValueError:
+        return None
 
 
 async def _http_error(request: Request, error: Exception) -> Response:

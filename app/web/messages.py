@@ -39,7 +39,7 @@ def bad_json(position: object) -> str:
 
 
 def unreadable_body() -> str:
-    return _("The body is not valid JSON: it cannot be read as UTF-8.")
+    return _("The body is not valid JSON in UTF-8, nor a form that can be read.")
 
 
 def body_too_large(limit: int) -> str:
