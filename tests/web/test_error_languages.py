@@ -1,6 +1,7 @@
 """The errors that do not come from the engine speak the player's language too: a body that
 does not fit its schema (pydantic's own English is never shown), bad JSON, a missing body,
-unknown pages and methods, a body too large or not JSON, another site's request."""
+an unknown level, unknown pages and methods, a body too large or not JSON, another site's
+request."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ BAD_REQUESTS: list[tuple[str, str, dict[str, Any], int]] = [
     ("POST", "/api/games", {"json": {"winnable": "perhaps"}}, 422),
     ("POST", "/api/games", {"json": {"colour": "red"}}, 422),
     ("POST", "/api/games", {"json": [1, 2]}, 422),
+    ("POST", "/api/games", {"json": {"level": "expert"}}, 400),
     ("POST", "/api/games", {"content": b"{bad json", "headers": JSON}, 400),
     ("POST", "/api/games", {"content": b'{"code": "\xff"}', "headers": JSON}, 400),
     ("POST", "/api/games/{game}/moves", {"content": b'{"move": "\xff"}', "headers": JSON}, 400),
@@ -49,6 +51,7 @@ PAGE_REQUESTS: list[tuple[str, str, dict[str, Any], int]] = [
     ("POST", "/games/{game}/moves", {"data": {"move": "draw", "version": "two"}}, 422),
     ("POST", "/games/{game}/tap", {"data": {"card": "QC", "double": "perhaps"}}, 422),
     ("POST", "/games", {"data": {"draw": "three"}}, 422),
+    ("POST", "/games", {"data": {"level": "expert"}}, 400),
 ]
 # Words of a message that stay as they are in every language.
 KEPT = IDENTIFIERS | {"a", "to", "as"}

@@ -22,8 +22,7 @@ from tests.i18n.unreadable_cases import (
 from tests.shared import SEED_CODE, SEED_DECK
 
 # Each kind a player can send over HTTP: the JSON request that carries it (`{game}` is a
-# game of the seeds' deal). DECK_NOT_A_LIST, RULES_NOT_AN_OBJECT and CODE_NOT_TEXT are
-# turned away by the body's schema first (422); the rest never come from a request.
+# game of the seeds' deal).
 API_CASES: dict[What, tuple[str, str, dict[str, Any] | None]] = {
     What.UNKNOWN_CARD: ("POST", "/api/games/{game}/tap", {"card": "1C"}),
     What.UNKNOWN_MOVE: ("POST", "/api/games/{game}/moves", {"move": "QC-t5"}),
@@ -45,6 +44,13 @@ API_CASES: dict[What, tuple[str, str, dict[str, Any] | None]] = {
     What.BAD_DEAL_LETTERS: ("GET", "/api/deals/CF1-D3-XYZ", None),
     What.NO_SUCH_DECK: ("GET", "/api/deals/CF1-D3-" + "Z" * 48, None),
 }
+# Kinds no request can carry: the schema turns the value away first (422), the web layer
+# words it itself (a level), or only the engine's own code can make it.
+NOT_FROM_A_REQUEST = {
+    What.DECK_NOT_A_LIST, What.RULES_NOT_AN_OBJECT, What.CODE_NOT_TEXT, What.UNKNOWN_LEVEL,
+    What.NO_SUCH_CARD, What.UNKNOWN_RANK, What.DEAL_NUMBER_RANGE, What.DEAL_NUMBER_LETTERS,
+    What.NOT_A_STORED_POSITION,
+}  # fmt: skip
 # The page's forms and links that carry a kind: (path, form fields or None for a GET).
 PAGE_CASES: dict[What, tuple[str, dict[str, str] | None]] = {
     What.UNKNOWN_CARD: ("/games/{game}/tap", {"card": "1C"}),
@@ -68,6 +74,11 @@ def seed_game(client: TestClient) -> str:
 def expected(what: What, language: str) -> str:
     """The fact of the same input worded in `language`, as the engine raises it."""
     return worded(raised(CASES[what][0]), language)
+
+
+def test_every_kind_a_request_can_carry_is_asked() -> None:
+    assert set(API_CASES) | NOT_FROM_A_REQUEST == set(What)
+    assert set(PAGE_CASES) <= set(API_CASES)
 
 
 def check(text: str, what: What, language: str) -> None:
