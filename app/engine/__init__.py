@@ -16,6 +16,7 @@ from app.engine.errors import (
     InvalidDeckError,
     InvalidMoveError,
     InvalidRulesError,
+    UnreadableError,
 )
 from app.engine.game import UNDO, Game
 from app.engine.levels import (
@@ -70,6 +71,7 @@ __all__ = [
     "ScorePart",
     "Scoring",
     "SkillScoring",
+    "UnreadableError",
     "apply_move",
     "check_deck",
     "check_move",

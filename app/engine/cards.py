@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from app.engine.errors import InvalidCardError
+from app.engine.unreadable import Unreadable, What
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -38,7 +39,7 @@ class Card:
     def __new__(cls, rank: int, suit: int) -> Card:
         if cls._all:
             if not (0 <= rank < 13 and 0 <= suit < 4):
-                raise InvalidCardError(f"no card has rank {rank!r} and suit {suit!r}")
+                raise InvalidCardError(Unreadable(What.NO_SUCH_CARD, low=rank, high=suit))
             return cls._all[suit * 13 + rank]
         return object.__new__(cls)  # only while the 52 cards are made, below
 
@@ -55,9 +56,7 @@ class Card:
         # ASCII only: "ſ".upper() is "S", so "Aſ" would otherwise read as the ace of spades.
         card = Card._by_name.get(text.upper()) if isinstance(text, str) and text.isascii() else None
         if card is None:
-            raise InvalidCardError(
-                f"unknown card {text!r}: expected a rank of {RANKS} then a suit of {SUITS}"
-            )
+            raise InvalidCardError(Unreadable(What.UNKNOWN_CARD, text))
         return card
 
     @staticmethod
@@ -96,7 +95,7 @@ def parse_rank(text: str) -> int:
     """A rank letter (`T` for ten) to 0..12; raises InvalidCardError."""
     index = RANKS.find(text.upper()) if len(text) == 1 else -1
     if index < 0:
-        raise InvalidCardError(f"unknown rank {text!r}: expected one of {RANKS}")
+        raise InvalidCardError(Unreadable(What.UNKNOWN_RANK, text))
     return index
 
 

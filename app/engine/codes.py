@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from app.engine.cards import ORDERED_DECK, Card
 from app.engine.errors import InvalidCardError, InvalidCodeError, InvalidDeckError
 from app.engine.rules import Rules, decode_token
+from app.engine.unreadable import Unreadable, What
 
 PREFIX = "CF1"
 NUMBER_LETTERS = 7
@@ -46,19 +47,19 @@ def deck_for_number(number: int) -> tuple[Card, ...]:
 def check_deck(cards: Sequence[Card | str]) -> tuple[Card, ...]:
     """The deck as cards, if it is the 52 cards each once; raises InvalidDeckError."""
     if isinstance(cards, str) or not isinstance(cards, Sequence):
-        raise InvalidDeckError("a deck is a list of 52 cards")
+        raise InvalidDeckError(Unreadable(What.DECK_NOT_A_LIST))
     try:
         deck = tuple(c if isinstance(c, Card) else Card.parse(c) for c in cards)
     except InvalidCardError as error:
-        raise InvalidDeckError(str(error)) from None
+        raise InvalidDeckError(error.fact) from None
     seen: set[Card] = set()
-    for card in deck:
+    for given, card in zip(cards, deck, strict=True):
         if card in seen:
-            raise InvalidDeckError(f"duplicate card {card}")
+            raise InvalidDeckError(Unreadable(What.DUPLICATE_CARD, str(given), cards=(card,)))
         seen.add(card)
     if len(deck) != 52:
-        missing = " ".join(str(c) for c in ORDERED_DECK if c not in seen)
-        raise InvalidDeckError(f"{len(deck)} cards, need 52 (missing {missing})")
+        missing = tuple(c for c in ORDERED_DECK if c not in seen)
+        raise InvalidDeckError(Unreadable(What.SHORT_DECK, low=len(deck), cards=missing))
     return deck
 
 
@@ -113,7 +114,7 @@ class DealCode:
         if (self.number is None) == (self.custom is None):
             raise ValueError("a deal code has a deal number or a custom deck, not both")
         if self.number is not None and not 0 <= self.number <= MAX_DEAL_NUMBER:
-            raise InvalidCodeError(f"deal number must be from 0 to {MAX_DEAL_NUMBER}")
+            raise InvalidCodeError(Unreadable(What.DEAL_NUMBER_RANGE, high=MAX_DEAL_NUMBER))
 
     @staticmethod
     def for_deck(deck: Sequence[Card | str], rules: Rules) -> DealCode:
@@ -124,30 +125,24 @@ class DealCode:
     def parse(text: str) -> DealCode:
         """Read a code such as `CF1-D3-AAAAACL`, in any case; raises InvalidCodeError."""
         if not isinstance(text, str):
-            raise InvalidCodeError("a deal code is text such as CF1-D3-AAAAACL")
+            raise InvalidCodeError(Unreadable(What.CODE_NOT_TEXT))
         # Upper-case only after checking for ASCII: "ß".upper() is "SS", which would let
         # a code of the wrong length through.
         parts = text.strip().split("-")
         if len(parts) != 3 or parts[0].upper() != PREFIX:
-            raise InvalidCodeError(
-                f"bad deal code {text!r}: expected CF1-<rules>-<deal>, e.g. CF1-D3-AAAAACL"
-            )
+            raise InvalidCodeError(Unreadable(What.BAD_CODE, text))
         rules = decode_token(parts[1])
         letters = parts[2]
         if len(letters) not in (NUMBER_LETTERS, CUSTOM_LETTERS) or not (
             letters.isascii() and letters.isalpha()
         ):
-            raise InvalidCodeError(
-                f"expected 7 or 48 letters after {PREFIX}-{parts[1].upper()}-, got {letters!r}"
-            )
+            before = f"{PREFIX}-{parts[1].upper()}-"
+            raise InvalidCodeError(Unreadable(What.BAD_DEAL_LETTERS, letters, before))
         value = _value(letters.upper())
         if len(letters) == NUMBER_LETTERS:
             return DealCode(rules, number=value)
         if value >= _DECK_PERMUTATIONS:
-            raise InvalidCodeError(
-                "the 48 letters of a custom deal stand for a number of 52! or more; "
-                "no deck has that code"
-            )
+            raise InvalidCodeError(Unreadable(What.NO_SUCH_DECK, letters))
         return DealCode(rules, custom=deck_from_rank(value))
 
     @property
@@ -176,7 +171,7 @@ class DealCode:
 def deal_number_of(letters: str) -> int:
     """The deal number of 7 letters (`AAAAACL` is 63); raises InvalidCodeError."""
     if len(letters) != NUMBER_LETTERS or not (letters.isascii() and letters.isalpha()):
-        raise InvalidCodeError(f"a deal number is 7 letters A-Z, got {letters!r}")
+        raise InvalidCodeError(Unreadable(What.DEAL_NUMBER_LETTERS, letters))
     return _value(letters.upper())
 
 

@@ -6,6 +6,7 @@ from typing import Literal
 
 from app.engine.errors import InvalidRulesError
 from app.engine.rules import Rules
+from app.engine.unreadable import Unreadable, What
 
 Level = Literal["easy", "medium", "hard", "shared"]
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard", "shared")
@@ -21,7 +22,7 @@ def parse_level(text: object) -> Level:
     for level in LEVELS:
         if text == level:
             return level
-    raise InvalidRulesError(f"unknown level {text!r}: expected one of {', '.join(LEVELS)}")
+    raise InvalidRulesError(Unreadable(What.UNKNOWN_LEVEL, text, choices=LEVELS))
 
 
 def rules_for_level(rules: Rules, level: Level) -> Rules:

@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 from app.engine.cards import Card
 from app.engine.errors import InvalidMoveError
+from app.engine.unreadable import Unreadable, What
 
 FOUNDATION = -1
 
@@ -24,10 +25,7 @@ class Move(NamedTuple):
         """Read `draw`, `8H-f` or `KH-t4` (case-sensitive); raises InvalidMoveError."""
         move = _BY_TEXT.get(text) if isinstance(text, str) else None
         if move is None:
-            raise InvalidMoveError(
-                f"unknown move {text!r}: expected draw, a card to its foundation such as 8H-f, "
-                "or a card to a column such as KH-t4"
-            )
+            raise InvalidMoveError(Unreadable(What.UNKNOWN_MOVE, text))
         return move
 
     @property

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 from app.engine.errors import InvalidCodeError, InvalidRulesError
+from app.engine.unreadable import Unreadable, What
 
 TableauMoves = Literal["any-run", "top-or-all", "all"]
 EmptyColumn = Literal["any", "waste"]
@@ -15,6 +16,7 @@ Scoring = Literal["app", "skill", "casino"]
 TABLEAU_MOVES: tuple[TableauMoves, ...] = ("any-run", "top-or-all", "all")
 EMPTY_COLUMN: tuple[EmptyColumn, ...] = ("any", "waste")
 SCORING: tuple[Scoring, ...] = ("app", "skill", "casino")
+PRESET_NAMES = ("app", "classic", "skill")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +44,7 @@ class Rules:
         """
         base = PRESETS.get(name) if isinstance(name, str) else None
         if base is None:
-            raise InvalidRulesError(
-                f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}"
-            )
+            raise InvalidRulesError(Unreadable(What.UNKNOWN_PRESET, name, choices=PRESET_NAMES))
         return base.with_options(**overrides)
 
     def with_options(self, **overrides: Any) -> Rules:
@@ -53,7 +53,7 @@ class Rules:
         unknown = sorted(set(overrides) - known)
         if unknown:
             raise InvalidRulesError(
-                f"unknown rule option {unknown[0]!r}: expected one of {', '.join(sorted(known))}"
+                Unreadable(What.UNKNOWN_OPTION, unknown[0], choices=tuple(sorted(known)))
             )
         return replace(self, **overrides)
 
@@ -61,7 +61,7 @@ class Rules:
     def from_dict(data: dict[str, Any]) -> Rules:
         """Rules from a JSON object: `preset` (default `app`) plus any options."""
         if not isinstance(data, dict):
-            raise InvalidRulesError("rules must be an object of options")
+            raise InvalidRulesError(Unreadable(What.RULES_NOT_AN_OBJECT))
         options = dict(data)
         return Rules.preset_named(options.pop("preset", "app"), **options)
 
@@ -75,9 +75,11 @@ class Rules:
 
 
 def _validate(rules: Rules) -> None:
-    def fail(option: str, expected: str) -> None:
+    def fail(
+        option: str, what: What, choices: tuple[str, ...] = (), low: int = 0, high: int = 0
+    ) -> None:
         value = getattr(rules, option)
-        raise InvalidRulesError(f"bad value {value!r} for rule {option!r}: expected {expected}")
+        raise InvalidRulesError(Unreadable(what, value, option, choices, low, high))
 
     def is_int(value: object) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
@@ -85,26 +87,26 @@ def _validate(rules: Rules) -> None:
     def is_bool(value: object) -> bool:
         return isinstance(value, bool)
 
-    if rules.preset not in ("app", "classic", "skill"):
-        fail("preset", "app, classic or skill")
+    if rules.preset not in PRESET_NAMES:
+        fail("preset", What.BAD_CHOICE, PRESET_NAMES)
     if not is_int(rules.draw) or rules.draw not in (1, 3):
-        fail("draw", "1 or 3")
+        fail("draw", What.BAD_CHOICE, ("1", "3"))
     if rules.passes is not None and (not is_int(rules.passes) or not 1 <= rules.passes <= 99):
-        fail("passes", "null (unlimited) or a whole number from 1 to 99")
+        fail("passes", What.BAD_COUNT, low=1, high=99)
     if rules.tableau_moves not in TABLEAU_MOVES:
-        fail("tableau_moves", " or ".join(TABLEAU_MOVES))
+        fail("tableau_moves", What.BAD_CHOICE, TABLEAU_MOVES)
     if rules.empty_column not in EMPTY_COLUMN:
-        fail("empty_column", " or ".join(EMPTY_COLUMN))
+        fail("empty_column", What.BAD_CHOICE, EMPTY_COLUMN)
     if not is_bool(rules.foundation_to_tableau):
-        fail("foundation_to_tableau", "true or false")
+        fail("foundation_to_tableau", What.BAD_SWITCH)
     if rules.undo_limit is not None and (
         not is_int(rules.undo_limit) or not 0 <= rules.undo_limit <= 9999
     ):
-        fail("undo_limit", "null (unlimited) or a whole number from 0 to 9999")
+        fail("undo_limit", What.BAD_COUNT, low=0, high=9999)
     if rules.scoring not in SCORING:
-        fail("scoring", " or ".join(SCORING))
+        fail("scoring", What.BAD_CHOICE, SCORING)
     if not is_bool(rules.autocomplete):
-        fail("autocomplete", "true or false")
+        fail("autocomplete", What.BAD_SWITCH)
 
 
 PRESETS: dict[str, Rules] = {
@@ -185,7 +187,7 @@ def _count(text: str, letter: str, none_value: str) -> int | None:
     if text == none_value:
         return None
     if not text.isdigit():
-        raise InvalidCodeError(f"rule {letter} in a deal code takes a number, not {text!r}")
+        raise InvalidCodeError(Unreadable(What.RULE_TAKES_A_NUMBER, text, letter))
     return int(text)
 
 
@@ -205,29 +207,24 @@ def decode_token(token: str) -> Rules:
     text = token.upper()
     match = _TOKEN.match(text) if token.isascii() else None
     if match is None:
-        raise InvalidCodeError(
-            f"unknown rules {token!r}: expected D3 or D1 (app), C3/C1 (classic) "
-            "or S3/S1 (skill), optionally followed by option overrides"
-        )
+        raise InvalidCodeError(Unreadable(What.UNKNOWN_RULES, token))
     overrides: dict[str, Any] = {}
     for letter, value in _OPTION.findall(match.group(3)):
         if letter not in _DECODERS:
-            raise InvalidCodeError(f"unknown rule letter {letter!r} in rules {token!r}")
+            raise InvalidCodeError(Unreadable(What.UNKNOWN_RULE_LETTER, token, letter))
         option, decode = _DECODERS[letter]
         if option in overrides:
-            raise InvalidCodeError(f"rule letter {letter!r} appears twice in rules {token!r}")
+            raise InvalidCodeError(Unreadable(What.RULE_LETTER_TWICE, token, letter))
         decoded = decode(value)
         if decoded is None and letter not in ("P", "U"):
-            raise InvalidCodeError(f"bad value {value!r} for rule letter {letter!r}")
+            raise InvalidCodeError(Unreadable(What.BAD_RULE_LETTER_VALUE, value, letter))
         overrides[option] = decoded
     try:
         rules = Rules.preset_named(
             _PRESET_BY_LETTER[match.group(1)], draw=int(match.group(2)), **overrides
         )
     except InvalidRulesError as error:
-        raise InvalidCodeError(f"rules {token!r}: {error}") from None
+        raise InvalidCodeError(Unreadable(What.RULES_IN_CODE, token, cause=error.fact)) from None
     if rules.token != text:
-        raise InvalidCodeError(
-            f"rules {token!r} are not in canonical form; write them as {rules.token}"
-        )
+        raise InvalidCodeError(Unreadable(What.NOT_CANONICAL, token, rules.token))
     return rules

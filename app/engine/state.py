@@ -16,6 +16,7 @@ from typing import NamedTuple
 from app.engine.cards import ORDERED_DECK, Card
 from app.engine.errors import InvalidCodeError
 from app.engine.position import Position
+from app.engine.unreadable import Unreadable, What
 
 # One character per card: the ordered deck's index into A..Z a..z.
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -84,7 +85,7 @@ def decode_position(text: str) -> Position:
             base_suit=start % 4,
         )
     except (ValueError, KeyError, IndexError):
-        raise InvalidCodeError(f"not a stored position: {text[:80]!r}") from None
+        raise InvalidCodeError(Unreadable(What.NOT_A_STORED_POSITION, text[:80])) from None
 
 
 class UndoEntry(NamedTuple):

@@ -13,7 +13,7 @@ language negotiation) and every `gettext` below it, in Python or in a template, 
 from __future__ import annotations
 
 import gettext as _gettext
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timedelta
@@ -22,6 +22,7 @@ from io import BytesIO
 from pathlib import Path
 
 from babel.dates import format_datetime, format_timedelta
+from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
@@ -105,6 +106,16 @@ def moment(when: datetime) -> str:
     return format_datetime(when, format="medium", locale=current())
 
 
+def or_list(items: Sequence[str]) -> str:
+    """Choices as the current language lists them (`a, b, or c`, `a, b lub c`)."""
+    return format_list(list(items), style="or", locale=current())
+
+
+def and_list(items: Sequence[str]) -> str:
+    """Items as the current language lists them (`a, b, and c`, `a, b i c`)."""
+    return format_list(list(items), locale=current())
+
+
 def gettext_noop(message: str) -> str:
     """Marks `message` for extraction where it is defined; translate it where it is shown."""
     return message
@@ -114,6 +125,7 @@ __all__ = [
     "DEFAULT",
     "LANGUAGES",
     "RIGHT_TO_LEFT",
+    "and_list",
     "current",
     "direction",
     "duration",
@@ -122,6 +134,7 @@ __all__ = [
     "moment",
     "ngettext",
     "number",
+    "or_list",
     "percent",
     "pgettext",
     "translations",

@@ -1,5 +1,7 @@
 """The engine's and the computer player's facts in the player's language: refusal reasons
-(app/engine/refusals.py) and hints, with cards and piles named in words, never notation.
+(app/engine/refusals.py), input the engine cannot read (app/engine/unreadable.py) and
+hints, with cards and piles named in words, never notation; the values a player typed
+stay as typed, quoted.
 
 The Polish and Russian sentences are written so that each card takes the case listed in
 `_CASES` (the same in both languages); English and Hebrew do not inflect card names.
@@ -9,8 +11,9 @@ from __future__ import annotations
 
 from app.engine import FOUNDATION, Card, Move
 from app.engine.refusals import Refusal, Why
+from app.engine.unreadable import MISSING_IN_WORDS, Unreadable, What, quoted
 from app.engine.words import Case, card_words
-from app.i18n import current, gettext, ngettext
+from app.i18n import and_list, current, gettext, ngettext, number, or_list
 from app.i18n import gettext_noop as N_
 
 _REFUSALS = {
@@ -111,3 +114,104 @@ def no_hint(why: str, undo: int | None, undo_available: int) -> str:
     return gettext(
         "The computer player could not tell in time whether this position can still be won."
     )
+
+
+# The English of each message is the engine's own (app/engine/unreadable.py ENGLISH), so
+# an English player reads what the CLI and the logs say; a test holds them equal.
+_UNREADABLE = {
+    What.NO_SUCH_CARD: N_("no card has rank %(low)s and suit %(high)s"),
+    What.UNKNOWN_CARD: N_(
+        "unknown card %(text)s: expected a rank of A23456789TJQK then a suit of CDHS"
+    ),
+    What.UNKNOWN_RANK: N_("unknown rank %(text)s: expected one of A23456789TJQK"),
+    What.UNKNOWN_MOVE: N_(
+        "unknown move %(text)s: expected draw, a card to its foundation such as 8H-f, or a "
+        "card to a column such as KH-t4"
+    ),
+    What.DECK_NOT_A_LIST: N_("a deck is a list of 52 cards"),
+    What.DUPLICATE_CARD: N_("duplicate card %(given)s: the %(card)s is in the deck twice"),
+    What.UNKNOWN_PRESET: N_("unknown preset %(text)s: expected %(choices)s"),
+    What.UNKNOWN_OPTION: N_("unknown rule option %(text)s: expected %(choices)s"),
+    What.RULES_NOT_AN_OBJECT: N_("rules must be an object of options"),
+    What.BAD_CHOICE: N_("bad value %(text)s for rule %(option)s: expected %(choices)s"),
+    What.BAD_COUNT: N_(
+        "bad value %(text)s for rule %(option)s: expected null (unlimited) or a whole number "
+        "from %(low)s to %(high)s"
+    ),
+    What.BAD_SWITCH: N_("bad value %(text)s for rule %(option)s: expected true or false"),
+    What.UNKNOWN_LEVEL: N_("unknown level %(text)s: expected %(choices)s"),
+    What.CODE_NOT_TEXT: N_("a deal code is text such as CF1-D3-AAAAACL"),
+    What.BAD_CODE: N_("bad deal code %(text)s: expected CF1-<rules>-<deal>, e.g. CF1-D3-AAAAACL"),
+    What.UNKNOWN_RULES: N_(
+        "unknown rules %(text)s: expected D3 or D1 (app), C3/C1 (classic) or S3/S1 (skill), "
+        "optionally followed by option overrides"
+    ),
+    What.UNKNOWN_RULE_LETTER: N_("unknown rule letter %(letter)s in rules %(token)s"),
+    What.RULE_LETTER_TWICE: N_("rule letter %(letter)s appears twice in rules %(token)s"),
+    What.BAD_RULE_LETTER_VALUE: N_("bad value %(text)s for rule letter %(letter)s"),
+    What.RULE_TAKES_A_NUMBER: N_(
+        "rule letter %(letter)s in a deal code takes a number, not %(text)s"
+    ),
+    What.RULES_IN_CODE: N_("rules %(token)s: %(reason)s"),
+    What.NOT_CANONICAL: N_(
+        "rules %(token)s are not in canonical form; write them as %(canonical)s"
+    ),
+    What.BAD_DEAL_LETTERS: N_("expected 7 or 48 letters after %(start)s, got %(text)s"),
+    What.NO_SUCH_DECK: N_(
+        "the 48 letters of a custom deal (%(text)s) stand for a number of 52! or more; no "
+        "deck has that code"
+    ),
+    What.DEAL_NUMBER_RANGE: N_("deal number must be from %(low)s to %(high)s"),
+    What.DEAL_NUMBER_LETTERS: N_("a deal number is 7 letters A-Z, got %(text)s"),
+    What.NOT_A_STORED_POSITION: N_("not a stored position: %(text)s"),
+}  # fmt: skip
+
+
+def _short_deck(fact: Unreadable, values: dict[str, object]) -> str:
+    """A deck of fewer than 52 cards: the missing cards in notation, and in words (in the
+    genitive: `brakuje króla pik`) when there are few of them."""
+    if len(fact.cards) > MISSING_IN_WORDS:
+        return (
+            ngettext(
+                "%(num)d card, need 52 (missing %(missing)s)",
+                "%(num)d cards, need 52 (missing %(missing)s)",
+                fact.low,
+            )
+            % values
+        )
+    values["cards"] = and_list([card(missing, "genitive") for missing in fact.cards])
+    return (
+        ngettext(
+            "%(num)d card, need 52 (missing %(missing)s): the deck lacks the %(cards)s",
+            "%(num)d cards, need 52 (missing %(missing)s): the deck lacks the %(cards)s",
+            fact.low,
+        )
+        % values
+    )
+
+
+def unreadable(fact: Unreadable) -> str:
+    """What the engine could not read, in the current language: the values as given
+    (quoted), choices listed the language's way, cards in words. English starts in lower
+    case and has no full stop, as the engine's; a page makes a sentence of it."""
+    values: dict[str, object] = {
+        "text": quoted(fact.text),
+        "given": fact.text,
+        "token": quoted(fact.text),
+        "option": quoted(fact.name),
+        "letter": quoted(fact.name),
+        "canonical": fact.name,
+        "start": fact.name,
+        "choices": or_list(fact.choices),
+        "low": number(fact.low),
+        "high": number(fact.high),
+        "num": fact.low,
+        "missing": " ".join(str(missing) for missing in fact.cards),
+    }
+    if fact.what == What.SHORT_DECK:
+        return _short_deck(fact, values)
+    if fact.what == What.DUPLICATE_CARD:
+        values["card"] = card(fact.cards[0])
+    if fact.cause is not None:
+        values["reason"] = unreadable(fact.cause)
+    return gettext(_UNREADABLE[fact.what]) % values

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from http import HTTPStatus
 from typing import Any, cast
 
 from fastapi import FastAPI
@@ -12,13 +13,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from app import i18n
-from app.engine import EngineError, IllegalMoveError
+from app.engine import EngineError, IllegalMoveError, UnreadableError
 from app.i18n import wording
 from app.store import GameNotFound, GameOver, VersionConflict
 from app.web import messages
+from app.web.bodies import UNREADABLE_BODY
 from app.web.language import request_language
 from app.web.render import Renderer, is_htmx
-from app.web.schemas import WordedRulesError
 
 
 def is_api(request: Request) -> bool:
@@ -55,9 +56,9 @@ def reason(error: EngineError) -> str:
     facts, or input that cannot be read."""
     if isinstance(error, IllegalMoveError):
         return wording.refusal(error.refusal)
-    if isinstance(error, WordedRulesError):
-        return str(error)
-    return messages.unreadable(error)
+    if isinstance(error, UnreadableError):
+        return wording.unreadable(error.fact)
+    return str(error)  # already worded by the web layer (WordedRulesError)
 
 
 def engine_status(error: EngineError) -> int:
@@ -69,6 +70,24 @@ def _field(location: tuple[Any, ...]) -> str:
     return ".".join(str(part) for part in location if part not in ("body", "query", "path"))
 
 
+# What a field of a body or form must be, by pydantic's error type (its own English
+# `msg` is never shown: a player reads the message in their language).
+_FIELD_PROBLEMS: dict[str, Callable[[str], str]] = {
+    "int_type": messages.not_whole_number,
+    "int_parsing": messages.not_whole_number,
+    "int_from_float": messages.not_whole_number,
+    "bool_type": messages.not_true_or_false,
+    "bool_parsing": messages.not_true_or_false,
+    "string_type": messages.not_text,
+    "list_type": messages.not_a_list,
+    "dict_type": messages.field_not_an_object,
+    "model_type": messages.field_not_an_object,
+    "model_attributes_type": messages.field_not_an_object,
+    "extra_forbidden": messages.unknown_field,
+    "missing": messages.missing_field,
+}
+
+
 def validation_message(error: RequestValidationError) -> tuple[int, str]:
     """One readable sentence for a request that does not fit its schema."""
     problems = []
@@ -76,27 +95,36 @@ def validation_message(error: RequestValidationError) -> tuple[int, str]:
         kind = item.get("type", "")
         field = _field(tuple(item.get("loc", ())))
         if kind == "json_invalid":
-            context = item.get("ctx", {})
-            position = item.get("loc", ("body", 0))[-1]
-            return 400, messages.bad_json(context.get("error", "unreadable"), position)
-        if not field and kind in ("model_attributes_type", "dict_type", "model_type"):
-            problems.append(messages.not_an_object())
-        elif kind == "extra_forbidden":
-            problems.append(messages.unknown_field(field))
-        elif kind == "missing":
-            problems.append(messages.missing_field(field or "body"))
+            return 400, messages.bad_json(item.get("loc", ("body", 0))[-1])
+        if not field:
+            missing = kind == "missing"
+            problems.append(messages.missing_body() if missing else messages.not_an_object())
         else:
-            problem_text = str(item.get("msg", "invalid")).rstrip(".")
-            problems.append(messages.bad_field(field or "body", problem_text))
+            problems.append(_FIELD_PROBLEMS.get(kind, messages.bad_field)(field))
     return 422, " ".join(dict.fromkeys(problems)) or messages.not_an_object()
 
 
 def http_message(error: HTTPException, request: Request) -> str:
+    """The message of an HTTP error: ours, already in the player's language, or worded
+    here when it is Starlette's or FastAPI's English."""
     if error.status_code == 404 and error.detail == "Not Found":
         return messages.page_not_found()
     if error.status_code == 405:
         return messages.method_not_allowed(request.method)
+    if error.detail == UNREADABLE_BODY:
+        return messages.unreadable_body()
+    if error.detail == _phrase(error.status_code):
+        return messages.http_error(error.status_code)
     return str(error.detail)
+
+
+def _phrase(status_code: int) -> str | None:
+    """The standard English phrase of a status (`Bad Request`), which Starlette uses as the
+    detail of an HTTPException raised without one."""
+    try:
+        return HTTPStatus(status_code).phrase
+    except ValueError:
+        return None
 
 
 async def _http_error(request: Request, error: Exception) -> Response:

@@ -1,18 +1,11 @@
 """Every message the server itself shows a person, in one place, each a function that
-speaks the current language (app/i18n). The rules' refusals and the hints are worded from
-their facts in app/i18n/wording.py."""
+speaks the current language (app/i18n). The rules' refusals, input the engine cannot read
+and the hints are worded from their facts in app/i18n/wording.py."""
 
 from __future__ import annotations
 
-from app.engine import (
-    EngineError,
-    InvalidCardError,
-    InvalidCodeError,
-    InvalidDeckError,
-    InvalidMoveError,
-)
 from app.i18n import gettext as _
-from app.i18n import number, pgettext
+from app.i18n import number
 
 
 def game_not_found() -> str:
@@ -41,11 +34,12 @@ def not_json() -> str:
     return _("Send the body as JSON, with the header Content-Type: application/json.")
 
 
-def bad_json(error: str, position: object) -> str:
-    return _("The body is not valid JSON: %(error)s (at character %(position)s).") % {
-        "error": error,
-        "position": position,
-    }
+def bad_json(position: object) -> str:
+    return _("The body is not valid JSON (at character %(position)s).") % {"position": position}
+
+
+def unreadable_body() -> str:
+    return _("The body is not valid JSON in UTF-8, nor a form that can be read.")
 
 
 def body_too_large(limit: int) -> str:
@@ -93,8 +87,36 @@ def missing_field(field: str) -> str:
     return _("%(field)s is required.") % {"field": repr(field)}
 
 
-def bad_field(field: str, problem: str) -> str:
-    return _("%(field)s: %(problem)s.") % {"field": repr(field), "problem": problem}
+def missing_body() -> str:
+    return _("The request needs a JSON body.")
+
+
+def not_whole_number(field: str) -> str:
+    return _("%(field)s must be a whole number.") % {"field": repr(field)}
+
+
+def not_true_or_false(field: str) -> str:
+    return _("%(field)s must be true or false.") % {"field": repr(field)}
+
+
+def not_text(field: str) -> str:
+    return _("%(field)s must be text.") % {"field": repr(field)}
+
+
+def not_a_list(field: str) -> str:
+    return _("%(field)s must be a list.") % {"field": repr(field)}
+
+
+def field_not_an_object(field: str) -> str:
+    return _("%(field)s must be a JSON object.") % {"field": repr(field)}
+
+
+def bad_field(field: str) -> str:
+    return _("%(field)s has a value that cannot be used here.") % {"field": repr(field)}
+
+
+def http_error(status_code: int) -> str:
+    return _("This request cannot be answered (HTTP error %(code)s).") % {"code": status_code}
 
 
 def winnable_with_deal() -> str:
@@ -117,26 +139,6 @@ def computer_busy() -> str:
 
 def unknown_language(lang: str) -> str:
     return _("Unknown language %(lang)s: choose en, pl, he, ru or auto.") % {"lang": repr(lang)}
-
-
-def unreadable(error: EngineError) -> str:
-    """Input the engine cannot read: the engine's English names the exact value; other
-    languages say what could not be read and keep that English as the detail."""
-    detail = {"detail": str(error)}
-    if isinstance(error, InvalidCodeError):
-        return pgettext("a deal code that cannot be read; the detail stays in English",
-                        "%(detail)s") % detail  # fmt: skip
-    if isinstance(error, InvalidCardError):
-        return pgettext("a card that cannot be read; the detail stays in English",
-                        "%(detail)s") % detail  # fmt: skip
-    if isinstance(error, InvalidMoveError):
-        return pgettext("a move that cannot be read; the detail stays in English",
-                        "%(detail)s") % detail  # fmt: skip
-    if isinstance(error, InvalidDeckError):
-        return pgettext("a deck that cannot be used; the detail stays in English",
-                        "%(detail)s") % detail  # fmt: skip
-    return pgettext("rules that cannot be used; the detail stays in English",
-                    "%(detail)s") % detail  # fmt: skip
 
 
 def level_with_deal(level: str) -> str:

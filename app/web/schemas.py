@@ -7,13 +7,21 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.engine import DealCode, InvalidRulesError, Level, Rules, parse_level, rules_for_level
+from app.engine import (
+    DealCode,
+    EngineError,
+    InvalidRulesError,
+    Level,
+    Rules,
+    parse_level,
+    rules_for_level,
+)
 from app.engine.codes import MAX_DEAL_NUMBER
 from app.web import messages
 
 
-class WordedRulesError(InvalidRulesError):
-    """Rules this layer refuses, already worded in the player's language."""
+class WordedRulesError(EngineError):
+    """Rules or a level this layer refuses, already worded in the player's language."""
 
 
 class Body(BaseModel):
@@ -44,7 +52,7 @@ class NewGame(Body):
     )
 
     def chosen_level(self) -> Level:
-        """The new game's level (SPEC §10); raises InvalidRulesError when the fields disagree."""
+        """The new game's level (SPEC §10); raises WordedRulesError when the fields disagree."""
         shared = self.code is not None or self.deck is not None
         level = None if self.level is None else level_named(self.level)
         if shared:
@@ -67,7 +75,7 @@ class NewGame(Body):
 
     def deal_code(self) -> DealCode:
         """The deal this asks for, when it is not an easy one (which the computer player
-        picks); raises EngineError (or InvalidRulesError) with the reason."""
+        picks); raises EngineError (or WordedRulesError) with the reason."""
         if self.code is not None:
             if (self.preset, self.draw, self.rules, self.deck) != (None, None, None, None):
                 raise WordedRulesError(messages.code_and_options())
