@@ -267,7 +267,17 @@
   }
 
   function hint() {
-    if (byId('hint')) send('hint');
+    if (byId('hint')) askComputer(() => send('hint'));
+  }
+
+  // The computer player takes one search of a player at a time (a second is turned away
+  // with 429), so the page asks it one thing at a time: a hint waits for the "Still
+  // winnable?" check in flight, and a check for the hint.
+  let computerLane = Promise.resolve();
+
+  function askComputer(ask) {
+    computerLane = computerLane.then(ask, ask);
+    return computerLane;
   }
 
   /** Light up the card of a hinted move ("QC-t2", "draw") for a moment. */
@@ -539,14 +549,16 @@
     if (!again && asked === askedVersion) return;
     askedVersion = asked;
     showVerdict('checking');
-    fetch(`/api/games/${gameId}/winnable?version=${encodeURIComponent(asked)}`, {
-      headers: { Accept: 'application/json' }, credentials: 'same-origin',
-    }).then((response) => (response.ok ? response.json() : null), () => null)
+    const moved = () => !winnableBox.checked || version() !== asked; // the game moved on
+    askComputer(() => (moved() ? null : fetch(
+      `/api/games/${gameId}/winnable?version=${encodeURIComponent(asked)}`,
+      { headers: { Accept: 'application/json' }, credentials: 'same-origin' },
+    ).then((response) => (response.ok ? response.json() : null), () => null)
       .then((answer) => {
-        if (!winnableBox.checked || version() !== asked) return; // the game moved on
+        if (moved()) return;
         if (!answer || String(answer.version) !== asked) { showVerdict('unsure'); return; }
         showVerdict({ true: 'yes', false: 'no' }[String(answer.winnable)] || 'unsure');
-      });
+      })));
   }
 
   if (winnableBox) {

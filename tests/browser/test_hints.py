@@ -193,3 +193,30 @@ def test_the_hint_button_and_switch_fit_the_layout(
         shot(page, f"{name}-12-new-game-{rules}")
     finally:
         context.close()
+
+
+def test_a_hint_asked_during_the_still_winnable_check_waits_for_it(
+    browser: Browser, base_url: str
+) -> None:
+    """The computer player takes one search of a player at a time; the page asks it one
+    thing at a time, so a Hint pressed while the check of a position it takes seconds to
+    judge (classic deal 263, which cannot be won) still runs is answered, not refused."""
+    context = browser.new_context(base_url=base_url, viewport=DESKTOP, reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        refused: list[int] = []
+        page.on("response", lambda r: refused.append(r.status) if r.status == 429 else None)
+        page.goto("/deal/CF1-C3-AAAAAKD")
+        wait_version(page, 0)
+        page.get_by_role("checkbox", name="Still winnable?").check()
+        expect(page.locator("#winnable")).to_have_text("Checking…")
+        page.locator("#hint").click()  # at once, while the check runs
+        expect(page.locator("#message p.note")).to_be_visible(timeout=40_000)
+        expect(page.locator("#winnable")).to_have_text(
+            re.compile("No longer winnable|Not sure"), timeout=40_000
+        )
+        assert refused == [] and errors == []
+    finally:
+        context.close()
