@@ -1,5 +1,4 @@
-"""The store's statements, compiled once per database and run straight on the driver,
-and the transactions they run in.
+"""The store's statements, compiled once per database and run straight on the driver.
 
 SQLAlchemy builds and compiles each statement (so the SQL is the dialect's own),
 and its pool hands out the connections; the execution itself skips SQLAlchemy's
@@ -10,8 +9,6 @@ processors, so what is stored is what SQLAlchemy itself would store.
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -25,11 +22,6 @@ from sqlalchemy.sql.compiler import SQLCompiler
 
 Row = tuple[Any, ...]
 Processor = Callable[[Any], Any]
-# A parameter in psycopg's SQL (SQLAlchemy's pyformat): %(name)s.
-_PARAMETER = re.compile(r"%\((\w+)\)s")
-# The names a PostgreSQL connection has prepared (kept in its pool record's `info`), or
-# absent when not known (after a failed batch, which may have stopped before a PREPARE).
-_PREPARED_KEY = "canfield_prepared"
 
 
 class Prepared:
@@ -55,26 +47,12 @@ class Prepared:
         # Only the few parameters whose type converts its values (dates, JSON) are touched.
         self.processed = [(index, process) for index, process in enumerate(processors) if process]
         self.dialect = dialect
-        self.name = self.prepare = self.execute_sql = ""
-        self.used: list[str] = []
-        if dialect.name == "postgresql" and not self.positional:
-            # A server-side prepared statement, run by `Batched` as EXECUTE name(values):
-            # PostgreSQL plans it once per connection, not at each run.
-            self.name = "canfield_" + hashlib.sha1(self.sql.encode()).hexdigest()[:16]
-            # The parameters the SQL uses (a few of the compiled binds are not rendered).
-            self.used = list(dict.fromkeys(_PARAMETER.findall(self.sql)))
-            numbers = {name: f"${index}" for index, name in enumerate(self.used, start=1)}
-            body = _PARAMETER.sub(lambda found: numbers[found[1]], self.sql).replace("%%", "%")
-            self.prepare = f"PREPARE {self.name} AS {body}"
-            arguments = f"({', '.join(['%s'] * len(self.used))})" if self.used else ""
-            self.execute_sql = f"EXECUTE {self.name}{arguments}"
         self.columns = list(getattr(statement, "selected_columns", ()))
         # The columns whose type converts their values (dates, booleans), by position: made
         # on the first result, from the driver's column type codes (as SQLAlchemy does).
         self.results: list[tuple[int, Processor]] | None = None
 
     def parameters(self, values: Mapping[str, Any]) -> list[Any] | dict[str, Any]:
-        """The values as the driver takes them with `sql`."""
         if self.fixed:
             values = {**self.fixed, **values}
         converted = [values[name] for name in self.names]
@@ -85,12 +63,6 @@ class Prepared:
         if self.positional:
             return converted
         return dict(zip(self.names, converted, strict=True))
-
-    def arguments(self, values: Mapping[str, Any]) -> list[Any]:
-        """EXECUTE's arguments: the values converted, in the order of `prepare`'s $1, $2."""
-        parameters = self.parameters(values)
-        assert isinstance(parameters, dict)
-        return [parameters[name] for name in self.used]
 
     def row(self, raw: Row, cursor: Any) -> Row:
         if self.results is None:
@@ -112,15 +84,23 @@ class Prepared:
 
 
 class Transaction:
-    """Statements run in one database transaction on one pooled connection (SQLite's;
-    PostgreSQL's are `Batched`)."""
+    """Statements run in one database transaction on one pooled connection.
 
-    def __init__(self, cursor: Any) -> None:
+    On PostgreSQL the connection is in pipeline mode (psycopg 3): a statement is sent
+    without waiting for the one before, and the client waits only for a result it
+    reads. BEGIN goes with the first query, and `write`s go with the COMMIT, so a move
+    costs two round trips (its game's row, then the save) instead of five.
+    """
+
+    def __init__(self, cursor: Any, pipeline: Any = None) -> None:
         self.cursor = cursor
+        self.pipeline = pipeline
 
     def execute(self, statement: Prepared, values: Mapping[str, Any]) -> int:
         """Run a statement that returns no rows; the number of rows it changed."""
         self.cursor.execute(statement.sql, statement.parameters(values))
+        if self.pipeline is not None:
+            self.pipeline.sync()  # the count comes back with the statement's result
         count: int = self.cursor.rowcount
         return count
 
@@ -128,6 +108,9 @@ class Transaction:
         """Run a statement that returns no rows, and whose count is not needed before the
         commit on PostgreSQL: None there (sent with the COMMIT; if it fails, the commit
         raises and nothing is written), else the number of rows it changed."""
+        if self.pipeline is not None:
+            self.cursor.execute(statement.sql, statement.parameters(values))
+            return None
         return self.execute(statement, values)
 
     def execute_many(self, statement: Prepared, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -141,25 +124,32 @@ class Transaction:
 
     def all(self, statement: Prepared, values: Mapping[str, Any]) -> list[Row]:
         self.cursor.execute(statement.sql, statement.parameters(values))
-        return [statement.row(tuple(raw), self.cursor) for raw in self.cursor.fetchall()]
+        rows = self.cursor.fetchall()  # in a pipeline, the description comes with the rows
+        return [statement.row(tuple(raw), self.cursor) for raw in rows]
 
 
 @contextmanager
-def on_connection(connection: Any, *, begin: str) -> Iterator[Transaction]:
-    """A transaction on a DBAPI connection already at hand (SQLite's): `begin` is the
-    statement that opens it."""
+def on_connection(
+    connection: Any, *, begin: str | None, pipeline: Any = None
+) -> Iterator[Transaction]:
+    """A transaction on a DBAPI connection already at hand: `begin` is the statement
+    that opens it (SQLite's), or None where the driver opens one itself; `pipeline`,
+    psycopg's, if the connection is in pipeline mode."""
     cursor = connection.cursor()
-    cursor.execute(begin)
+    if begin is not None:
+        cursor.execute(begin)
     try:
-        yield Transaction(cursor)
+        yield Transaction(cursor, pipeline)
     except BaseException:
         connection.rollback()
         raise
     connection.commit()
 
 
-def begin_statement(*, write: bool) -> str:
+def begin_statement(engine: Engine, *, write: bool) -> str | None:
     """SQLite's BEGIN (IMMEDIATE for a writer; app/store/db.py leaves BEGIN to us there)."""
+    if engine.dialect.name != "sqlite":
+        return None
     return "BEGIN IMMEDIATE" if write else "BEGIN"
 
 
@@ -170,117 +160,37 @@ def transaction(engine: Engine, *, write: bool = False) -> Iterator[Transaction]
     connection = engine.raw_connection()
     try:
         if engine.dialect.name == "postgresql":
-            with batched(connection) as tx:
+            with pipelined(connection) as tx:
                 yield tx
         else:
-            with on_connection(connection, begin=begin_statement(write=write)) as tx:
+            with on_connection(connection, begin=begin_statement(engine, write=write)) as tx:
                 yield tx
     finally:
         connection.close()  # back to the pool
 
 
-class Batched(Transaction):
-    """A PostgreSQL transaction whose statements travel in batches, one round trip each.
-
-    Each statement is prepared on the server once per connection (PREPARE, sent with
-    the statement's first batch there) and then run as EXECUTE name(values), its values
-    written in by psycopg's client-side binding (as its ClientCursor does); the
-    statements of a batch go as one query string, which PostgreSQL runs in order,
-    stopping at the first that fails (simple query protocol). BEGIN goes with the first
-    statement, and `write`s wait for the next statement whose answer is needed, or for
-    the COMMIT: a move is two round trips (its game's row, then the save and the
-    commit), and two sends. psycopg's pipeline mode, used before, also took two round
-    trips, but sent each statement on its own and polled and read the socket for each:
-    bench/server.py measured this cheaper in the app's CPU.
-    """
-
-    def __init__(self, cursor: Any, prepared: set[str] | None) -> None:
-        super().__init__(cursor)
-        # None: not known what this connection has prepared; start over.
-        self.prepared = prepared if prepared is not None else set()
-        self.pending = ["BEGIN"] if prepared is not None else ["DEALLOCATE ALL", "BEGIN"]
-        self.preparing: list[str] = []  # the names whose PREPARE is pending
-        self.begun = False
-
-    def _send(self, sql: str) -> Any:
-        """Run the pending statements and `sql` as one query; the cursor, on the last
-        statement's result."""
-        pending = self.pending
-        pending.append(sql)
-        self.pending = []
-        self.begun = True
-        cursor = self.cursor
-        cursor.execute(";".join(pending))
-        self.preparing = []
-        while cursor.nextset():
-            pass
-        return cursor
-
-    def _sql(self, statement: Prepared, values: Mapping[str, Any]) -> str:
-        """The statement's EXECUTE with its values (its PREPARE goes first if needed)."""
-        if statement.name not in self.prepared:
-            self.prepared.add(statement.name)
-            self.preparing.append(statement.name)
-            self.pending.append(statement.prepare)
-        sql: str = self.cursor.mogrify(statement.execute_sql, statement.arguments(values))
-        return sql
-
-    def execute(self, statement: Prepared, values: Mapping[str, Any]) -> int:
-        count: int = self._send(self._sql(statement, values)).rowcount
-        return count
-
-    def write(self, statement: Prepared, values: Mapping[str, Any]) -> int | None:
-        self.pending.append(self._sql(statement, values))
-        return None
-
-    def execute_many(self, statement: Prepared, rows: Sequence[Mapping[str, Any]]) -> None:
-        self.pending.extend([self._sql(statement, row) for row in rows])
-
-    def one_or_none(self, statement: Prepared, values: Mapping[str, Any]) -> Row | None:
-        cursor = self._send(self._sql(statement, values))
-        raw = cursor.fetchone()
-        return None if raw is None else statement.row(tuple(raw), cursor)
-
-    def all(self, statement: Prepared, values: Mapping[str, Any]) -> list[Row]:
-        cursor = self._send(self._sql(statement, values))
-        return [statement.row(tuple(raw), cursor) for raw in cursor.fetchall()]
-
-    def commit(self) -> None:
-        if self.begun or len(self.pending) > 1:  # nothing for a transaction that did nothing
-            self._send("COMMIT")
-
-    def rollback(self) -> None:
-        """Drop the statements not sent yet, and roll back what was."""
-        self.pending = []
-        self.prepared.difference_update(self.preparing)
-        if self.begun:
-            self.cursor.execute("ROLLBACK")
-
-
 @contextmanager
-def batched(connection: Any) -> Iterator[Transaction]:
-    """A transaction in batches (Batched) on a pooled PostgreSQL connection. BEGIN and
-    COMMIT are ours, so the driver's autocommit is on meanwhile."""
+def pipelined(connection: Any) -> Iterator[Transaction]:
+    """A transaction on a pooled PostgreSQL connection in psycopg's pipeline mode. BEGIN
+    and COMMIT are ours (the driver's autocommit is on meanwhile), so that BEGIN goes
+    with the first statement and COMMIT with the writes before it: leaving the pipeline
+    sends them and waits; if any failed, it raises and the transaction is rolled back."""
     driver = connection.driver_connection
     driver.autocommit = True
-    info = connection.info
-    tx = Batched(psycopg.ClientCursor(driver), info.pop(_PREPARED_KEY, None))
     try:
-        try:
-            yield tx
-        except psycopg.Error:
-            tx.rollback()  # a batch failed: what it prepared before failing is not known
-            raise
-        except BaseException:
-            tx.rollback()
-            info[_PREPARED_KEY] = tx.prepared
-            raise
-        tx.commit()
-        info[_PREPARED_KEY] = tx.prepared
+        with driver.pipeline() as pipeline:
+            cursor = driver.cursor()
+            cursor.execute("BEGIN")
+            try:
+                yield Transaction(cursor, pipeline)
+            except BaseException:
+                cursor.execute("ROLLBACK")  # skipped if a statement failed: see below
+                raise
+            cursor.execute("COMMIT")
     finally:
         try:
             if driver.info.transaction_status != TransactionStatus.IDLE:
-                driver.rollback()  # a statement failed, and the COMMIT with it
+                driver.rollback()  # a statement failed, and the COMMIT or ROLLBACK with it
             driver.autocommit = False  # as SQLAlchemy expects its connections
         except psycopg.Error:
             connection.invalidate()  # broken: the pool opens a new one

@@ -1,14 +1,11 @@
-"""PostgreSQL's lean path: a move in two round trips of prepared statements, a batch that
-writes all or nothing, and pooled connections the server closed replaced without an
-error."""
+"""PostgreSQL's lean path: a pipelined transaction that writes all or nothing, and pooled
+connections the server closed replaced without an error."""
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import psycopg
 import pytest
@@ -41,7 +38,7 @@ def test_a_write_that_fails_at_the_commit_leaves_the_game_as_it_was(engine: Engi
     stored = store.create_game("player", CODE)
     store.act("player", stored.id, draw())
     # Someone else's log entry where the next action goes: the save's INSERT fails when
-    # its batch goes with the COMMIT, after the game's row was updated.
+    # the pipeline sends it with the COMMIT, after the game's row was updated.
     with engine.begin() as connection:
         connection.execute(
             text("INSERT INTO actions (game_id, seq, action, at) VALUES (:id, 2, 'x', now())"),
@@ -57,44 +54,6 @@ def test_a_write_that_fails_at_the_commit_leaves_the_game_as_it_was(engine: Engi
         connection.execute(text("DELETE FROM actions WHERE action = 'x'"))
     assert store.act("player", stored.id, draw()).version == 2
     assert store.log(stored.id) == ["draw", "draw"]
-
-
-def test_a_move_is_two_round_trips_of_statements_prepared_once_per_connection(
-    postgres_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    databases = Databases("postgresql", tmp_path, postgres_server)
-    engine = make_engine(databases.new(), pool_size=1, max_overflow=0)  # one connection
-    migrate(engine)
-    store = Store(engine)
-    stored = store.create_game("player", CODE)
-    queries: list[str] = []
-    execute = psycopg.ClientCursor.execute
-
-    def counted(cursor: psycopg.ClientCursor[Any], query: Any, *args: Any, **kw: Any) -> Any:
-        queries.append(str(query))
-        return execute(cursor, query, *args, **kw)
-
-    monkeypatch.setattr(psycopg.ClientCursor, "execute", counted)
-    try:
-        for version in range(1, 4):
-            assert store.act("player", stored.id, draw(), version=version - 1).version == version
-        # The first move prepares its three statements; each move is two round trips.
-        assert len(queries) == 6
-        assert all(query.startswith("BEGIN;") for query in queries[::2])
-        assert all(query.endswith(";COMMIT") for query in queries[1::2])
-        prepared = re.findall(r"PREPARE (\w+) AS", ";".join(queries))
-        assert len(prepared) == 3
-        assert "PREPARE " not in ";".join(queries[2:])
-        connection = engine.raw_connection()  # the same connection: the server has them
-        try:
-            cursor = connection.cursor()
-            cursor.execute("SELECT name FROM pg_prepared_statements")
-            assert set(prepared) <= {row[0] for row in cursor.fetchall()}
-        finally:
-            connection.close()
-    finally:
-        engine.dispose()
-        databases.drop_all()
 
 
 def test_a_refused_action_rolls_back_and_the_connection_goes_on(engine: Engine) -> None:
