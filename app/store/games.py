@@ -39,8 +39,6 @@ ID_BYTES = 16  # 128 random bits: game and player ids cannot be guessed
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 # Resuming looks at this many of a player's newest unfinished games.
 RESUME_CANDIDATES = 50
-# Resuming looks at this many of a player's newest unfinished games.
-RESUME_CANDIDATES = 50
 # Without a version, an action that meets a concurrent one is simply tried again.
 RETRIES = 5
 
