@@ -319,13 +319,8 @@ class Problem:
     def passes_order(self) -> bool:
         """Whether `earlier_passes` can find any: draw 3, limited passes, and the stock
         macro with pointer dominance."""
-        techniques = self.techniques
-        return (
-            self.rules.draw == 3
-            and self.rules.passes is not None
-            and techniques.pointer_dominance
-            and techniques.stock_macro
-        )
+        classes = self.techniques.pointer_dominance and self.techniques.stock_macro
+        return classes and self.rules.draw == 3 and self.rules.passes is not None
 
     def earlier_passes(self, key: Key, value: int) -> tuple[tuple[Key, int], ...]:
         """With draw 3 and limited passes, (key, value) of states that can do all that a

@@ -248,17 +248,21 @@ def deep_reserve_sample(seed: int, tableau_moves: str = "all") -> tuple[Position
         r for r in EVERY_RULES if r.tableau_moves == tableau_moves and not r.foundation_to_tableau
     ]
     rules = rules_list[seed % len(rules_list)]
-    shape = random.Random(seed * 13 + 5)
     name = "deep-reserve" if tableau_moves == "all" else tableau_moves
-    position = small_position(
+    return _shaped(name, seed, rules, random.Random(seed * 13 + 5), 9), rules
+
+
+def _shaped(name: str, seed: int, rules: Rules, shape: random.Random, fewest: int) -> Position:
+    """A small position of `fewest` to `fewest` + 8 cards off the foundations, up to 8 of
+    them in the reserve, its sizes drawn from `shape`."""
+    return small_position(
         random.Random(f"{name}/{seed}"),
         rules,
-        out=shape.randint(9, 17),
+        out=shape.randint(fewest, fewest + 8),
         reserve=shape.randint(2, 8),
         suits=shape.randint(2, 4),
         trap=0.3 + 0.7 * shape.random(),
     )
-    return position, rules
 
 
 # Found by sweeps: the search proved a reserve stuck on its way to a win (99, 149, 931,
@@ -737,6 +741,15 @@ def test_a_reserve_proved_stuck_by_the_talon_out_of_reach_is_lost() -> None:
     assert checked > 30
 
 
+def _swept(name: str, seed: int, rules_list: list[Rules]) -> tuple[Rules, Position]:
+    """The small position of a sweep's seed (one of `rules_list` in turn), which cannot be
+    won (by the naive search)."""
+    rules = rules_list[seed % len(rules_list)]
+    position = _shaped(name, seed, rules, random.Random(seed * 7 + 1), 8)
+    assert not naive_winnable(position, rules, limit=20_000)
+    return rules, position
+
+
 # Found by a sweep of seeds 0-2500: the search cut a state whose reserve only the talon
 # out of reach proves stuck, on its way to a loss (the naive search agrees).
 @pytest.mark.parametrize("seed", [131])
@@ -744,17 +757,7 @@ def test_verdicts_agree_where_the_talon_out_of_reach_cuts_the_search(
     seed: int, searcher: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     whole_column = [r for r in _PASS_LIMITED_RESERVE_RULES if r.tableau_moves == "all"]
-    rules = whole_column[seed % len(whole_column)]
-    shape = random.Random(seed * 7 + 1)
-    position = small_position(
-        random.Random(f"reach/{seed}"),
-        rules,
-        out=shape.randint(8, 16),
-        reserve=shape.randint(2, 8),
-        suits=shape.randint(2, 4),
-        trap=0.3 + 0.7 * shape.random(),
-    )
-    assert not naive_winnable(position, rules, limit=20_000)
+    rules, position = _swept("reach", seed, whole_column)
     stuck = Problem.reserve_stuck
     cuts = []
 
@@ -777,29 +780,23 @@ def test_verdicts_agree_where_an_earlier_pass_cuts_the_search(
     seed: int, searcher: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     two_passes = [r for r in EVERY_RULES if r.draw == 3 and r.passes == 2]
-    rules = two_passes[seed % len(two_passes)]
-    shape = random.Random(seed * 7 + 1)
-    position = small_position(
-        random.Random(f"passed/{seed}"),
-        rules,
-        out=shape.randint(8, 16),
-        reserve=shape.randint(2, 8),
-        suits=shape.randint(2, 4),
-        trap=0.3 + 0.7 * shape.random(),
-    )
-    assert not naive_winnable(position, rules, limit=20_000)
-    passed = search_module._passed
-    cuts = []
-
-    def counted(*args: Any) -> bool:
-        cut = passed(*args)
-        cuts.append(cut)
-        return cut
-
-    monkeypatch.setattr(search_module, "_passed", counted)
+    rules, position = _swept("passed", seed, two_passes)
+    cuts: list[bool] = []
+    monkeypatch.setattr(search_module, "_passed", _recording(search_module._passed, cuts))
     check(solve(position, rules, BIG), position, rules, False)
     if searcher == "python":
         assert any(cuts)
+
+
+def _recording(test: Any, answers: list[bool]) -> Any:
+    """`test`, appending each answer to `answers`."""
+
+    def recorded(*args: Any) -> bool:
+        answer = bool(test(*args))
+        answers.append(answer)
+        return answer
+
+    return recorded
 
 
 def test_with_a_pass_limit_a_card_drawn_to_go_up_ranks_as_a_talon_move(searcher: str) -> None:
