@@ -461,15 +461,25 @@ def test_the_core_reserve_test_matches_in_the_last_pass() -> None:
 
 @pytest.mark.parametrize(
     ("token", "number"),
-    [("C3P3", 19), ("C3P3", 28), ("C1P3", 19), ("S3P3", 21), ("S1P3", 10), ("D3P3", 5)],
+    [
+        ("C3P3", 19),
+        ("C3P3", 28),
+        ("C1P3", 0),
+        ("S3P3", 21),
+        ("S1P3", 11),
+        ("D3P3", 5),
+        ("D1P3", 31),
+    ],
 )
 def test_the_core_searches_node_for_node_like_python_with_limited_passes(
     token: str, number: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Under three passes (decided within the first run, before the shuffled ones), the
-    core enters the very states the Python search does, with the cuts that only a pass
-    limit allows at work: the talon within reach in the last pass (`talon_in_reach`),
-    and the same state proved lost in an earlier pass (`earlier_passes`)."""
+    core enters the very states the Python search does, in the order a pass limit gives
+    (a card drawn to go up ranks as a talon move), and with the cuts that only a pass
+    limit allows at work (but under app draw 1, where neither applies): the talon within
+    reach in the last pass (`talon_in_reach`), and the same state proved lost in an
+    earlier pass (`earlier_passes`)."""
     rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
     position = Position.deal(DealCode(rules, number=number).deck)
     budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
@@ -493,4 +503,4 @@ def test_the_core_searches_node_for_node_like_python_with_limited_passes(
     reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
     assert core.decided and core.nodes > 300
     assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
-    assert cuts["reach"] or cuts["passed"]
+    assert cuts["reach"] or cuts["passed"] or token == "D1P3"
