@@ -107,9 +107,10 @@ def _put_on(runs: Sequence[bytes], e: int, more: bytes) -> tuple[bytes, ...]:
 # past stay buried until a pass that may not come. Over deals 30-69 at 300,000 nodes
 # that took the deals won under app draw 1 with three passes from 21 to 35, app draw 3
 # from 4 to 9, skill draw 1 from 28 to 30, with the same verdicts in fewer nodes under
-# classic and skill draw 3. On a few app draw 1 deals it sends the depth-first path much
-# deeper through the columns' moves (deal 22: 285 MiB at 200,000 nodes, against 35 MiB),
-# so there the node budget bounds memory less tightly (about 1.5 KB a node on the path).
+# classic and skill draw 3. Under app draw 1 with a pass limit the depth-first path can
+# run very deep through the columns' moves, in this order as in the old one, on other
+# deals (0-99 at 500,000 nodes, the core's peak: deal 22 1,126 MiB, deal 26 575 MiB
+# before), so there the node budget bounds memory less tightly (about 2 KB a node).
 TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM_FOUNDATION = range(6)
 NEXT_PASS, DRAW_STEP = 6, 7
 
