@@ -118,6 +118,7 @@ typedef struct {
     uint8_t added; /* the step turned the waste over (with limited passes) */
     uint8_t won;
     uint8_t weakest; /* `dominated` may prune it: looked up when its turn comes */
+    uint8_t earlier; /* `passed` may prune it (a PASSED_ kind): looked up likewise */
 } Child;
 
 /* Copies n bytes (at most 52) in 8-byte words: both sides have room for the last one. */
@@ -624,12 +625,44 @@ static int doomed(const Rules *r, const Runs *cols, int n, uint64_t talon, uint6
     return 1;
 }
 
+/* board.Problem.talon_in_reach: the talon's cards that can come to the waste's top while the
+   reserve's first `stay` cards stay in it, as card bits: all of them but in the last pass.
+   Then the piles are the waste and the stock's lots of `draw`, each looked at from its top
+   down to the first card that cannot leave. */
+static uint64_t talon_in_reach(const Rules *r, const Work *w, int stay) {
+    if (r->passes < 0 || w->pass < r->passes) return w->cards;
+    uint8_t cards[64], positions[64];
+    int size = talon_cards(r, w, cards, positions);
+    uint64_t home = 0; /* the cards on the foundations */
+    for (int suit = 0; suit < 4; suit++) {
+        if (w->found[suit] == 13)
+            home |= 0x1fffULL << 13 * suit;
+        else if (w->found[suit])
+            home |= suit_below(r, suit * 13 + (r->start_rank + w->found[suit]) % 13);
+    }
+    uint64_t frozen = r->frozen_by[stay], held = home | r->reserve_mask[stay], reach = 0;
+    for (int start = 0, end = w->pointer; start < size;) {
+        uint64_t under = 0;
+        for (int k = start; k < end; k++) under |= 1ULL << cards[k];
+        for (int k = end - 1; k >= start; k--) {
+            int card = cards[k];
+            reach |= 1ULL << card;
+            under &= ~(1ULL << card);
+            if ((frozen | under) & suit_below(r, card) && !(PARENTS[card] & ~(held | under))) break;
+        }
+        start = end;
+        end = end + r->draw < size ? end + r->draw : size;
+    }
+    return reach;
+}
+
 /* board.Problem._top_trapped: with top-or-all moves, whether the reserve's top card or one
    of the next `lookahead` can never leave it, from what may happen before it does (the
    least sets `up` and `last`, grown card by card down the reserve). */
 static int top_trapped(const Rules *r, const Work *w) {
     int n = w->reserve, deepest = n - 1 - r->lookahead;
-    uint64_t held = r->reserve_mask[n], talon = w->cards, in_columns = 0, firsts = 0, last = 0;
+    uint64_t talon = talon_in_reach(r, w, deepest > 0 ? deepest : 0);
+    uint64_t held = r->reserve_mask[n] | (w->cards & ~talon), in_columns = 0, firsts = 0, last = 0;
     for (int i = 0; i < 4; i++) {
         const uint8_t *col = w->col[i];
         for (int k = 0; k < w->len[i]; k++) in_columns |= 1ULL << col[k];
@@ -700,7 +733,8 @@ static int reserve_stuck(const Rules *r, const Work *w) {
         below[i][0] = 0;
         make_below(w->col[i], 0, w->len[i], below[i]);
     }
-    return doomed(r, &cols, n, w->cards, 0, r->lookahead, 0);
+    int stay = n - 1 - r->lookahead;
+    return doomed(r, &cols, n, talon_in_reach(r, w, stay > 0 ? stay : 0), 0, r->lookahead, 0);
 }
 
 /* board.Problem.lost */
@@ -931,6 +965,40 @@ static int dominated(const Table *dead, Fp key) {
     return dead_find(dead, in_class(key, 0, 1)) || dead_find(dead, in_class(key, 0, 2));
 }
 
+/* The kinds of state `passed` looks up (board.Problem.earlier_passes): none; pointer class 1
+   or 2; a fresh pointer; the end of the stock. */
+enum { PASSED_NONE, PASSED_CLASS, PASSED_FRESH, PASSED_END };
+
+/* Which kind of state w is for `passed`: draw 3, limited passes, and a talon. */
+static uint8_t passed_kind(const Rules *r, const Work *w) {
+    if (r->draw != 3 || r->passes < 0 || !w->talon) return PASSED_NONE;
+    if (w->pointer == talon_size(w)) return PASSED_END;
+    return w->pointer % 3 ? PASSED_CLASS : PASSED_FRESH;
+}
+
+static int is_dead(const Table *dead, Fp key, int32_t value);
+
+/* board.Problem.earlier_passes, looked up in the dead table: the same state in an earlier
+   pass (and of class 1 or 2, for a fresh pointer or the end of the stock, whatever its
+   pointer; the end also in the same pass) is proved lost. `value` is 64 * pass + pointer;
+   a class's position is 3 * pass + pointer % 3 (`pointer_class`). */
+static int passed(const Table *dead, Fp key, int32_t value, int kind) {
+    int32_t pass = value / 64, pointer = value % 64;
+    if (kind == PASSED_CLASS) {
+        uint64_t own = 3 * (uint64_t)pass + (uint64_t)(pointer % 3);
+        for (int32_t a = 1; a < pass; a++) {
+            Fp k = in_class(key, own, 3 * (uint64_t)a + (uint64_t)(pointer % 3));
+            if (is_dead(dead, k, 64 * a + pointer)) return 1;
+        }
+        return 0;
+    }
+    int32_t last = kind == PASSED_END ? pass + 1 : pass;
+    for (int32_t a = 1; a < last; a++)
+        for (uint64_t c = 1; c <= 2; c++)
+            if (dead_find(dead, in_class(key, 0, 3 * (uint64_t)a + c))) return 1;
+    return 0;
+}
+
 /* A step's result: settle it, drop it if lost, key it. */
 static void emit(Emit *e, Work *child, int priority, int draws, int card, int target) {
     if (e->n >= MAX_CHILDREN) return; /* cannot happen: at most a few dozen steps */
@@ -942,6 +1010,7 @@ static void emit(Emit *e, Work *child, int priority, int draws, int card, int ta
     hash_columns(child, &a, &b);
     Child *c = &e->out[e->n++];
     c->weakest = (uint8_t)(e->dead && weakest(e->r, child));
+    c->earlier = e->dead ? passed_kind(e->r, child) : PASSED_NONE;
     c->added = (uint8_t)(child->pass != e->pass);
     c->won = (uint8_t)won(child);
     c->key = finish_key(a, b, child, position);
@@ -1070,7 +1139,9 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
                 child.pointer = (uint8_t)(q - 1);
                 child.pass += added;
                 child.found[card / 13]++;
-                emit(&e, &child, added ? NEXT_PASS : TO_FOUNDATION, draws, card, FOUNDATION);
+                /* board.Problem.moves: with a pass limit, drawn to go up ranks as a talon move */
+                int home = draws && r->passes >= 0 ? FROM_TALON : TO_FOUNDATION;
+                emit(&e, &child, added ? NEXT_PASS : home, draws, card, FOUNDATION);
             }
             for (int m = 0; m < t; m++) {
                 child = *w;
@@ -1432,8 +1503,14 @@ typedef struct {
    in pointer class 0 (96 bits of it, as the tables), in a small table that stays in the
    cache, the last one in each slot. *again: the answer was remembered. Those found stuck
    are proved lost in every pointer class (`prove_stuck`), and are found so in the dead
-   table from then on; but with a team, only once the proofs are added to it. */
+   table from then on; but with a team, only once the proofs are added to it. In the last
+   pass of limited passes the test looks at the pointer (`talon_in_reach`), and the key in
+   class 0 stands for every pass: such states are tested each time, and not remembered. */
 static int stuck(Run *run, const Work *w, Fp key, int *again) {
+    if (run->r->passes >= 0 && w->pass >= run->r->passes) {
+        *again = 0;
+        return reserve_stuck(run->r, w);
+    }
     Fp plain = in_class(key, pointer_class(run->r, w), 0);
     Slot *seen = &run->tested[plain.a & (TESTED - 1)];
     *again = seen->a == plain.a && seen->check == check_of(plain);
@@ -1689,6 +1766,7 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             int32_t value = child->value;
             if (is_dead(run->dead, key, value)) continue;
             if (child->weakest && dominated(run->dead, key)) continue; /* only now: fewer look-ups */
+            if (child->earlier && passed(run->dead, key, value, child->earlier)) continue;
             const Slot *seen = table_find(&run->index, key);
             if (seen && run->nodes[seen->value].value <= value) {
                 if (run->nodes[seen->value].open && seen->value < frame->low)
@@ -1907,8 +1985,10 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
         return;
     }
     Fp key = key_of(r, root);
-    if (is_dead(dead, key, value_of(r, root)) || (weakest(r, root) && dominated(dead, key)) ||
-        lost(r, root)) {
+    int32_t root_value = value_of(r, root);
+    int root_kind = passed_kind(r, root);
+    if (is_dead(dead, key, root_value) || (weakest(r, root) && dominated(dead, key)) ||
+        (root_kind && passed(dead, key, root_value, root_kind)) || lost(r, root)) {
         out->code = UNWINNABLE;
         return;
     }

@@ -101,7 +101,16 @@ def _put_on(runs: Sequence[bytes], e: int, more: bytes) -> tuple[bytes, ...]:
 
 
 # The search's move order (lower first): what most often leads to a win. A waste
-# card that needs another pass comes last when passes are limited.
+# card that needs another pass comes last when passes are limited; and then a card
+# that draws bring up to go to its foundation ranks with the other talon moves
+# (FROM_TALON), after the reserve's and the columns' emptying moves: the cards drawn
+# past stay buried until a pass that may not come. Over deals 30-69 at 300,000 nodes
+# that took the deals won under app draw 1 with three passes from 21 to 35, app draw 3
+# from 4 to 9, skill draw 1 from 28 to 30, with the same verdicts in fewer nodes under
+# classic and skill draw 3. Under app draw 1 with a pass limit the depth-first path can
+# run very deep through the columns' moves, in this order as in the old one, on other
+# deals (0-99 at 500,000 nodes, the core's peak: deal 22 1,126 MiB, deal 26 575 MiB
+# before), so there the node budget bounds memory less tightly (about 2 KB a node).
 TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM_FOUNDATION = range(6)
 NEXT_PASS, DRAW_STEP = 6, 7
 
@@ -112,7 +121,8 @@ class Techniques:
     it buys (bench/solver.py) and in tests. Each is explained where it is used:
     `safe_moves` in `Problem._safe_step`, `stock_macro` in `Problem.reach` (off:
     a plain `draw` step), `symmetry` in `Problem.key` (off: columns in place),
-    `pointer_dominance` in `Problem.value` and `Problem.stronger_keys` (off, or
+    `pointer_dominance` in `Problem.value`, `Problem.stronger_keys` and
+    `Problem.earlier_passes` (off, or
     without the macro: the exact pointer in the key, the pass number as the
     value), `dead_ends` in `Problem.lost` and `Problem.reserve_stuck`,
     `reserve_lookahead` in `Problem.reserve_stuck` (off: the top card alone),
@@ -308,6 +318,48 @@ class Problem:
         a, b, c, d, talon, _, reserve_count, protected = key
         return tuple((a, b, c, d, talon, position, reserve_count, protected) for position in (1, 2))
 
+    @property
+    def passes_order(self) -> bool:
+        """Whether `earlier_passes` can find any: draw 3, limited passes, and the stock
+        macro with pointer dominance."""
+        classes = self.techniques.pointer_dominance and self.techniques.stock_macro
+        return classes and self.rules.draw == 3 and self.rules.passes is not None
+
+    def earlier_passes(self, key: Key, value: int) -> tuple[tuple[Key, int], ...]:
+        """With draw 3 and limited passes, (key, value) of states that can do all that a
+        state of `key` and `value` can: if one of them is proved lost from that value or
+        a lower one, so is this state.
+
+        The key holds the pass of a pointer in class 1 or 2 (`key`), which `value`
+        orders only within the pass. But a state in pass a can do all that the same
+        state in a later pass b can, at the same pointer: it reaches the same pointers
+        in its pass, and the next pass's fresh pointers with no more passes used (so,
+        move for move, the same cards with no more passes used, and the same tests:
+        settling and the dead ends do not look at the pass). And it reaches the later
+        pointers of its class by drawing. So a state of class c, pass b and pointer q
+        is lost if the same state of class c and an earlier pass is, from a pointer up
+        to q. A fresh pointer (class 0) in pass b is reached by drawing from any pointer
+        of an earlier pass (to the end, turn the waste over, draw on), and so is the
+        end of the stock from any pointer of the same pass: then it is lost if the
+        same state of class 1 or 2 is, whatever its pointer.
+        """
+        a, b, c, d, talon, position, reserve_count, protected = key
+        if not talon or not self.passes_order:
+            return ()
+        pass_number, pointer = divmod(value, 64)
+        out = []
+        if position:
+            for earlier in range(1, pass_number):
+                k = (a, b, c, d, talon, 3 * earlier + pointer % 3, reserve_count, protected)
+                out.append((k, 64 * earlier + pointer))
+        else:
+            last = pass_number + 1 if pointer == len(talon) else pass_number
+            for earlier in range(1, last):
+                for cls in (1, 2):
+                    k = (a, b, c, d, talon, 3 * earlier + cls, reserve_count, protected)
+                    out.append((k, 64 * earlier + 63))
+        return tuple(out)
+
     # -- the stock ------------------------------------------------------------------------
 
     def reach(self, pointer: int, size: int, pass_number: int) -> list[tuple[int, int, int]]:
@@ -427,9 +479,52 @@ class Problem:
         ):
             return False
         depth = lookahead if self.techniques.reserve_lookahead else 0
+        reach = self.talon_in_reach(state, max(0, reserve_count - 1 - depth))
         if rules.tableau_moves == "top-or-all":
-            return self._top_trapped(columns, reserve_count, _bits(talon), state[4], depth)
-        return self._doomed(columns, reserve_count, _bits(talon), 0, depth, certain)
+            out_of_reach = _bits(talon) & ~reach
+            return self._top_trapped(columns, reserve_count, reach, state[4], depth, out_of_reach)
+        return self._doomed(columns, reserve_count, reach, 0, depth, certain)
+
+    def talon_in_reach(self, state: State, stay: int) -> int:
+        """The talon's cards that can come to the waste's top while the reserve's first
+        `stay` cards stay in it, as bits: all of them but in the last pass of limited
+        passes, without cards back from the foundations (where `reserve_stuck` looks).
+
+        In the last pass the waste is a pile like the reserve: only its top ever
+        leaves, and the stock is dealt once more, `draw` cards at a time, each lot on
+        the waste (its last card on top). So each card lies under the cards above it
+        in the waste, or in its lot, until they leave; a card under one that cannot
+        leave never comes to the top. A card cannot leave while it cannot go up (a
+        lower card of its suit stays in the reserve, with its suit from it up, or
+        lies under it in its pile) and no card it fits on can take it: those on the
+        foundations and in the staying reserve never can, nor those under it in its
+        pile. (No column is empty while the reserve has cards: it refills them.)
+        """
+        _, talon, pointer, _, found, pass_number, _ = state
+        passes = self.rules.passes
+        if passes is None or pass_number < passes:
+            return _bits(talon)
+        start = self.start_rank
+        home = 0  # the cards on the foundations
+        for suit in range(4):
+            if found[suit] == 13:
+                home |= _SUIT_BITS[suit]
+            elif found[suit]:
+                home |= self._below[suit * 13 + (start + found[suit]) % 13]
+        frozen = self._frozen_by[stay]
+        held = home | _bits(self.reserve[:stay])
+        draw = self.rules.draw
+        piles = [talon[:pointer]] + [talon[q : q + draw] for q in range(pointer, len(talon), draw)]
+        reach = 0
+        for pile in piles:
+            under = _bits(pile)
+            for card in reversed(pile):
+                reach |= _BIT[card]
+                under ^= _BIT[card]
+                stays = (frozen | under) & self._below[card]
+                if stays and not _PARENT_BITS[card] & ~(held | under):
+                    break
+        return reach
 
     # The reserve test works on card sets as bit masks (bit c for card c), like the core.
 
@@ -558,7 +653,13 @@ class Problem:
         )
 
     def _top_trapped(
-        self, columns: Columns, n: int, talon: int, found: Foundations, depth: int
+        self,
+        columns: Columns,
+        n: int,
+        talon: int,
+        found: Foundations,
+        depth: int,
+        out_of_reach: int = 0,
     ) -> bool:
         """`reserve_stuck` with top-or-all moves: whether the top of the reserve's n cards,
         or one of the next `depth`, can never leave it.
@@ -589,7 +690,7 @@ class Problem:
         may be first cards at T' (each is looked at as one, and left free to move,
         which only says more is possible). And so on, `depth` cards down the reserve.
         """
-        held = _bits(self.reserve[:n])
+        held = _bits(self.reserve[:n]) | out_of_reach  # talon cards that stay (`talon_in_reach`)
         in_columns = firsts = last = 0
         for col in columns:
             in_columns |= _bits(col)
@@ -819,7 +920,12 @@ class Problem:
                         new_pass,
                         protected,
                     )
-                    priority = NEXT_PASS if added else TO_FOUNDATION
+                    if added:
+                        priority = NEXT_PASS
+                    elif draws and rules.passes is not None:
+                        priority = FROM_TALON  # see the priority classes
+                    else:
+                        priority = TO_FOUNDATION
                     out.append((priority, (draws, card, FOUNDATION), child))
                 one = bytes((card,))
                 for j in targets:

@@ -222,7 +222,11 @@ class Solver:
         """Proved lost, or no stronger than a state proved lost."""
         value = self.problem.value(state)
         key = self.problem.key(state)
-        return self._dead.get(key, value + 1) <= value or _dominated(self.problem, self._dead, key)
+        return (
+            self._dead.get(key, value + 1) <= value
+            or _dominated(self.problem, self._dead, key)
+            or _passed(self.problem, self._dead, key, value)
+        )
 
 
 def _prove(dead: dict[Key, int], key: Key, value: int) -> None:
@@ -234,6 +238,11 @@ def _prove(dead: dict[Key, int], key: Key, value: int) -> None:
 def _dominated(problem: Problem, dead: dict[Key, int], key: Key) -> bool:
     """A state of `key` can do no more than one proved lost (`Problem.stronger_keys`)."""
     return any(k in dead for k in problem.stronger_keys(key))
+
+
+def _passed(problem: Problem, dead: dict[Key, int], key: Key, value: int) -> bool:
+    """The same state in an earlier pass is proved lost (`Problem.earlier_passes`)."""
+    return any(dead.get(k, v + 1) <= v for k, v in problem.earlier_passes(key, value))
 
 
 class _Run:
@@ -292,6 +301,7 @@ class _Run:
         key = problem.key
         value_of = problem.value
         weakest = problem.fresh_is_weakest
+        passes_order = problem.passes_order
         dead = self._dead
         index_of = self._index
         values = self._values
@@ -315,6 +325,8 @@ class _Run:
                 # Looked up only when its turn comes (more is proved by then, and a
                 # child lost by its own key needs no second look).
                 if weakest and _dominated(problem, dead, k):
+                    continue
+                if passes_order and _passed(problem, dead, k, value):
                     continue
                 index = index_of.get(k, -1)
                 if index >= 0 and values[index] <= value:

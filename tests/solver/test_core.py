@@ -12,7 +12,7 @@ from app.engine import DealCode, Game, Position, Rules
 from app.solver import Budget, Verdict
 from app.solver import search as search_module
 from app.solver._core import Core
-from app.solver.board import MAX_RESERVE_LOOKAHEAD, Problem, State, Techniques
+from app.solver.board import MAX_RESERVE_LOOKAHEAD, Problem, State, Techniques, _bits
 from app.solver.search import Solver
 
 from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
@@ -404,3 +404,103 @@ def test_the_helper_thread_decides_what_one_thread_cannot_in_the_same_nodes() ->
     two = Solver(Problem.of(position, rules)).solve_position(position, replace(budget, threads=2))
     assert two.verdict is Verdict.UNWINNABLE
     assert two.nodes <= budget.nodes
+
+
+def last_pass_walks(token: str, deals: int = 4) -> list[tuple[Problem, list[State]]]:
+    """The last-pass states of random walks through the solver's steps from deals under
+    `token` (a rules token with limited passes): each walk turns the waste over whenever
+    it can until the last pass, then goes on at random."""
+    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
+    assert rules.passes is not None
+    rng = random.Random(f"{token} last pass")
+    out = []
+    for number in range(deals):
+        position = Position.deal(DealCode(rules, number=number).deck)
+        problem = Problem.of(position, rules)
+        state = problem.settle(problem.state_of(position))
+        states = []
+        for _ in range(80):
+            children = problem.successors(state)
+            if not children:
+                break
+            later = [child for child in children if child[2][5] > state[5]]
+            state = rng.choice(later or children)[2]
+            if state[5] == rules.passes:
+                states.append(state)
+        out.append((problem, states))
+    return out
+
+
+def test_the_core_reserve_test_matches_in_the_last_pass() -> None:
+    """In the last pass of limited passes the reserve test counts only the talon cards
+    that can still come to the waste's top (`Problem.talon_in_reach`): the core gives the
+    Python reference's answer state by state, with whole-column and top-or-all moves, at
+    several depths; and that restriction is what proves many of the states stuck."""
+    cases = [
+        case
+        for rules in EVERY_RULES
+        if rules.passes and not rules.foundation_to_tableau and rules.tableau_moves != "any-run"
+        for case in states_to_compare(rules, "reach" + rules.token)
+    ]
+    for token in ("C1P3", "C3P3", "S1P3", "S3P3"):
+        cases += last_pass_walks(token)
+    stuck = by_reach = 0
+    for problem, states in cases:
+        core = core_of(problem)
+        unlimited = replace(problem, rules=replace(problem.rules, passes=None))
+        for state in states:
+            for lookahead in (0, 1, 3):
+                answer = problem.reserve_stuck(state, lookahead)
+                assert core.reserve_stuck(state, lookahead) is answer
+                stuck += answer
+                by_reach += answer and not unlimited.reserve_stuck(state, lookahead)
+                # Only the talon restriction differs: it never takes a proof away.
+                assert answer or not unlimited.reserve_stuck(state, lookahead)
+    assert stuck > 100 and by_reach > 50
+
+
+@pytest.mark.parametrize(
+    ("token", "number"),
+    [
+        ("C3P3", 19),
+        ("C3P3", 28),
+        ("C1P3", 0),
+        ("S3P3", 21),
+        ("S1P3", 11),
+        ("D3P3", 5),
+        ("D1P3", 31),
+    ],
+)
+def test_the_core_searches_node_for_node_like_python_with_limited_passes(
+    token: str, number: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under three passes (decided within the first run, before the shuffled ones), the
+    core enters the very states the Python search does, in the order a pass limit gives
+    (a card drawn to go up ranks as a talon move), and with the cuts that only a pass
+    limit allows at work (but under app draw 1, where neither applies): the talon within
+    reach in the last pass (`talon_in_reach`), and the same state proved lost in an
+    earlier pass (`earlier_passes`)."""
+    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
+    position = Position.deal(DealCode(rules, number=number).deck)
+    budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
+    core = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    monkeypatch.setenv("CANFIELD_SOLVER", "python")
+    cuts = {"reach": 0, "passed": 0}
+    in_reach, passed = Problem.talon_in_reach, search_module._passed
+
+    def counted_reach(self: Problem, state: State, stay: int) -> int:
+        reach = in_reach(self, state, stay)
+        cuts["reach"] += reach != _bits(state[1])
+        return reach
+
+    def counted_passed(*args: object) -> bool:
+        cut = passed(*args)  # type: ignore[arg-type]
+        cuts["passed"] += cut
+        return cut
+
+    monkeypatch.setattr(Problem, "talon_in_reach", counted_reach)
+    monkeypatch.setattr(search_module, "_passed", counted_passed)
+    reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    assert core.decided and core.nodes > 300
+    assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
+    assert cuts["reach"] or cuts["passed"] or token == "D1P3"

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from app.engine import Card, DealCode, Game, Position, Rules, apply_move
+from app.engine import FOUNDATION, Card, DealCode, Game, Position, Rules, apply_move
 from app.solver import Budget, Solution, Verdict, solve
-from app.solver.board import Problem, State, Techniques
+from app.solver import search as search_module
+from app.solver.board import FROM_TALON, TO_FOUNDATION, Problem, State, Techniques
 from app.solver.search import SHUFFLED_DEPTH, Solver, _order
 
 from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
@@ -247,17 +248,21 @@ def deep_reserve_sample(seed: int, tableau_moves: str = "all") -> tuple[Position
         r for r in EVERY_RULES if r.tableau_moves == tableau_moves and not r.foundation_to_tableau
     ]
     rules = rules_list[seed % len(rules_list)]
-    shape = random.Random(seed * 13 + 5)
     name = "deep-reserve" if tableau_moves == "all" else tableau_moves
-    position = small_position(
+    return _shaped(name, seed, rules, random.Random(seed * 13 + 5), 9), rules
+
+
+def _shaped(name: str, seed: int, rules: Rules, shape: random.Random, fewest: int) -> Position:
+    """A small position of `fewest` to `fewest` + 8 cards off the foundations, up to 8 of
+    them in the reserve, its sizes drawn from `shape`."""
+    return small_position(
         random.Random(f"{name}/{seed}"),
         rules,
-        out=shape.randint(9, 17),
+        out=shape.randint(fewest, fewest + 8),
         reserve=shape.randint(2, 8),
         suits=shape.randint(2, 4),
         trap=0.3 + 0.7 * shape.random(),
     )
-    return position, rules
 
 
 # Found by sweeps: the search proved a reserve stuck on its way to a win (99, 149, 931,
@@ -626,3 +631,198 @@ def test_a_reserve_card_that_can_never_leave_loses_at_once_with_top_or_all_moves
     assert stuck((*columns[:3], _cards("JD TC 9H")), _cards("AD AH TS 9D 5C"))
     # 2D goes up once AD is out of the reserve: its column empties, and 9D takes it.
     assert not stuck(columns, _cards("AH TS TC 9D 5C AD"))
+
+
+def _pass_variants(problem: Problem, state: State) -> dict[State, bool]:
+    """The state with each stock pointer in each pass, and whether each can be won (by the
+    naive search)."""
+    passes = problem.rules.passes
+    assert passes is not None
+    columns, talon, _, reserve_count, found, _, protected = state
+    out = {}
+    for pass_number in range(1, passes + 1):
+        for pointer in range(len(talon) + 1):
+            variant = (columns, talon, pointer, reserve_count, found, pass_number, protected)
+            position = problem.position_of(variant)
+            out[variant] = naive_winnable(position, problem.rules, limit=20_000)
+    return out
+
+
+def test_a_state_in_a_later_pass_can_do_no_more_than_in_an_earlier_one() -> None:
+    """Draw 3, limited passes (`Problem.earlier_passes`): on small positions, with every
+    pointer in every pass, a state is winnable only if each state the method names as
+    stronger (same key, value no higher than the one it gives) is winnable too, by the
+    naive search; and the method names some, winnable ones among them."""
+    named = won = 0
+    rules_list = [r for r in EVERY_RULES if r.draw == 3 and r.passes]
+    for seed in range(60):
+        rules = rules_list[seed % len(rules_list)]
+        rng = random.Random(f"passes/{seed}")
+        position = small_position(rng, rules, out=rng.randint(4, 8), reserve=2, suits=2)
+        problem = Problem.of(position, rules)
+        state = problem.state_of(position)
+        if not state[1]:
+            continue
+        try:
+            variants = _pass_variants(problem, state)
+        except AssertionError:  # too many positions for the naive search
+            continue
+        for weaker, winnable in variants.items():
+            key, value = problem.key(weaker), problem.value(weaker)
+            for stronger_key, most in problem.earlier_passes(key, value):
+                for stronger, can in variants.items():
+                    if problem.key(stronger) == stronger_key and problem.value(stronger) <= most:
+                        named += 1
+                        won += winnable
+                        assert can or not winnable, (seed, rules.token, weaker, stronger)
+    assert named > 100 and won > 20
+
+
+def test_a_state_is_lost_once_the_same_state_in_an_earlier_pass_is(searcher: str) -> None:
+    """Draw 3, three passes: once the solver has proved a state lost in pass 1 with its
+    pointer in class 1, the same state in pass 2 with a later pointer of that class, and
+    in pass 3 with a fresh pointer, need no search."""
+    rules = Rules.preset_named("classic", draw=3, passes=3)
+    for number in range(40):
+        position = Position.deal(DealCode(rules, number=number).deck)
+        problem = Problem.of(position, rules)
+        columns, talon, _, reserve_count, found, _, protected = problem.state_of(position)
+        first = (columns, talon, 1, reserve_count, found, 1, protected)
+        solver = Solver(problem)
+        if solver.solve_state(first, BIG).verdict is Verdict.UNWINNABLE:
+            break
+    else:
+        raise AssertionError("no deal of the first 40 is lost from there")
+    later = (columns, talon, 4, reserve_count, found, 2, protected)
+    fresh = (columns, talon, 0, reserve_count, found, 3, protected)
+    for state in (later, fresh):
+        assert problem.key(state) != problem.key(first)
+        again = solver.solve_state(state, BIG)
+        assert (again.verdict, again.nodes) == (Verdict.UNWINNABLE, 1)
+    # Without the proof it takes a search; the other way round, a proof proves nothing.
+    other = Solver(problem)
+    assert other.solve_state(later, BIG).nodes > 1
+    assert other.solve_state(first, BIG).nodes > 1
+
+
+_PASS_LIMITED_RESERVE_RULES = [
+    r
+    for r in EVERY_RULES
+    if r.passes and not r.foundation_to_tableau and r.tableau_moves != "any-run"
+]
+
+
+def test_a_reserve_proved_stuck_by_the_talon_out_of_reach_is_lost() -> None:
+    """In the last pass the reserve test counts only the talon cards that can still come
+    to the waste's top (`Problem.talon_in_reach`). On random walks from small positions
+    under every such rule set, each state that this restriction alone proves stuck (the
+    test with the whole talon does not) is lost by the naive search."""
+    checked = 0
+    for seed in range(1500):
+        rules = _PASS_LIMITED_RESERVE_RULES[seed % len(_PASS_LIMITED_RESERVE_RULES)]
+        rng = random.Random(f"reach/{seed}")
+        position = small_position(
+            rng, rules, out=rng.randint(10, 20), reserve=rng.randint(3, 8), suits=rng.randint(2, 4)
+        )
+        problem = Problem.of(position, rules)
+        whole = replace(problem, rules=replace(rules, passes=None))
+        state = problem.settle(problem.state_of(position), cascade=False)
+        for _ in range(30):
+            if state[5] == rules.passes and problem.reserve_stuck(state):
+                if not whole.reserve_stuck(state):
+                    lost = problem.position_of(state)
+                    assert not naive_winnable(lost, rules, limit=20_000), (seed, rules.token)
+                    checked += 1
+                break
+            children = problem.successors(state)
+            if not children:
+                break
+            state = rng.choice(children)[2]
+    assert checked > 30
+
+
+def _swept(name: str, seed: int, rules_list: list[Rules]) -> tuple[Rules, Position]:
+    """The small position of a sweep's seed (one of `rules_list` in turn), which cannot be
+    won (by the naive search)."""
+    rules = rules_list[seed % len(rules_list)]
+    position = _shaped(name, seed, rules, random.Random(seed * 7 + 1), 8)
+    assert not naive_winnable(position, rules, limit=20_000)
+    return rules, position
+
+
+# Found by a sweep (seeds 0-300 and part of 300-2500; no seed disagreed with the naive
+# search): the search cut a state whose reserve only the talon out of reach proves stuck,
+# on its way to a loss.
+@pytest.mark.parametrize("seed", [131])
+def test_verdicts_agree_where_the_talon_out_of_reach_cuts_the_search(
+    seed: int, searcher: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole_column = [r for r in _PASS_LIMITED_RESERVE_RULES if r.tableau_moves == "all"]
+    rules, position = _swept("reach", seed, whole_column)
+    stuck = Problem.reserve_stuck
+    cuts = []
+
+    def counted(self: Problem, state: State, *args: Any) -> bool:
+        cut = stuck(self, state, *args)
+        whole = replace(self, rules=replace(self.rules, passes=None))
+        cuts.append(cut and not stuck(whole, state, *args))
+        return cut
+
+    monkeypatch.setattr(Problem, "reserve_stuck", counted)
+    check(solve(position, rules, BIG), position, rules, False)
+    if searcher == "python":
+        assert any(cuts)
+
+
+# Found by a sweep (part of seeds 0-1500; no seed disagreed with the naive search): the
+# search cut a state as the same state proved lost in an earlier pass, on its way to a loss.
+@pytest.mark.parametrize("seed", [207, 214])
+def test_verdicts_agree_where_an_earlier_pass_cuts_the_search(
+    seed: int, searcher: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    two_passes = [r for r in EVERY_RULES if r.draw == 3 and r.passes == 2]
+    rules, position = _swept("passed", seed, two_passes)
+    cuts: list[bool] = []
+    monkeypatch.setattr(search_module, "_passed", _recording(search_module._passed, cuts))
+    check(solve(position, rules, BIG), position, rules, False)
+    if searcher == "python":
+        assert any(cuts)
+
+
+def _recording(test: Any, answers: list[bool]) -> Any:
+    """`test`, appending each answer to `answers`."""
+
+    def recorded(*args: Any) -> bool:
+        answer = bool(test(*args))
+        answers.append(answer)
+        return answer
+
+    return recorded
+
+
+def test_with_a_pass_limit_a_card_drawn_to_go_up_ranks_as_a_talon_move(searcher: str) -> None:
+    """With a pass limit, the search tries a card that draws bring up to its foundation
+    with the other talon moves, after the reserve's moves (the cards drawn past stay
+    buried until a pass that may not come); without one, with the foundation moves. The
+    deal is still won, and its line replays."""
+    for number in range(20):
+        limited = DealCode.parse("CF1-D1P3-AAAAAAA").rules
+        position = Position.deal(DealCode(limited, number=number).deck)
+        problem = Problem.of(position, limited)
+        state = problem.settle(problem.state_of(position))
+        drawn_up = [
+            (priority, step)
+            for priority, step, _ in problem.successors(state)
+            if step[0] and step[2] == FOUNDATION
+        ]
+        if drawn_up:
+            break
+    else:
+        raise AssertionError("no deal of the first 20 draws a card up at once")
+    assert {priority for priority, _ in drawn_up} == {FROM_TALON}
+    unlimited = replace(limited, passes=None)
+    free = Problem.of(position, unlimited)
+    steps = {step: priority for priority, step, _ in free.successors(state)}
+    assert {steps[step] for _, step in drawn_up} == {TO_FOUNDATION}
+    solution = solve(position, limited, BIG)
+    assert solution.won and replays_to_a_win(position, limited, solution.line)
