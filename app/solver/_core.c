@@ -22,7 +22,8 @@
  *
  * Memory. The run's table (key -> index), the per-index records and the table of
  * states proved lost hold one entry per node; the tables double at half full.
- * About 60-130 bytes a node in all (16 a slot), so the node budget bounds memory.
+ * About 60-130 bytes a node in all (16 a slot), so the node budget mostly bounds memory;
+ * a path that runs very deep holds more, so a search also stops at its memory limit.
  *
  * Keys. board.py's key is (sorted columns, talon, pointer class, reserve
  * count, protected). Here it is a 128-bit fingerprint made by two independent
@@ -1292,6 +1293,8 @@ static void child_of(const Rules *r, const Work *w, const Child *c, Work *out) {
 
 typedef struct {
     size_t bytes, peak; /* what the search holds now, and at most */
+    size_t limit;       /* what it may hold (0: no limit); growing past it fails */
+    int over;           /* a growth was refused for the limit (not by the system) */
 } Memory;
 
 static void count_more(Memory *mem, size_t bytes) {
@@ -1300,6 +1303,10 @@ static void count_more(Memory *mem, size_t bytes) {
 }
 
 static void *grow(Memory *mem, void *old, size_t old_bytes, size_t new_bytes) {
+    if (mem->limit && new_bytes > old_bytes && mem->bytes + (new_bytes - old_bytes) > mem->limit) {
+        mem->over = 1;
+        return NULL;
+    }
     void *fresh = realloc(old, new_bytes);
     if (!fresh) return NULL;
     count_more(mem, new_bytes - old_bytes);
@@ -1911,11 +1918,14 @@ static void *helper_main(void *arg) {
 
 /* Starts the helper on `team` (set up here); NULL if it cannot (one thread then). */
 static Helper *helper_start(const Rules *r, Table *dead, Team *team, const Work *root,
-                            int64_t max_nodes, double seconds, pthread_t *thread) {
+                            int64_t max_nodes, double seconds, size_t limit,
+                            pthread_t *thread) {
     Helper *h = calloc(1, sizeof(Helper));
     if (!h) return NULL;
+    h->mem.limit = limit;
     memset(team, 0, sizeof(Team));
     team->max_nodes = max_nodes;
+    team->dead_mem.limit = limit; /* the shared table's growth meanwhile, as much again */
     h->rules = *r;
     h->dead = dead;
     h->team = team;
@@ -1996,7 +2006,8 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
     pthread_t thread;
     Helper *helper = NULL;
     if (threads > 1 && max_nodes > 1 && seconds > 0) {
-        helper = helper_start(r, dead, &shared, root, max_nodes, seconds, &thread);
+        size_t own = mem->limit ? mem->limit - mem->bytes : 0; /* the helper's own share */
+        helper = helper_start(r, dead, &shared, root, max_nodes, seconds, own, &thread);
         if (helper) team = &shared;
     }
     int code = GOING_ON;
@@ -2029,6 +2040,7 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
     }
     if (main_run) run_free(main_run);
     if (helper) *more_peak = helper_stop(helper, thread, mem, out, &code);
+    if (helper && shared.dead_mem.over) mem->over = 1;
     out->code = code;
 }
 
@@ -2232,7 +2244,9 @@ static PyObject *Core_search(Core *self, PyObject *args) {
     long long max_nodes;
     double seconds;
     int threads = 1;
-    if (!PyArg_ParseTuple(args, "OLd|i", &obj, &max_nodes, &seconds, &threads)) return NULL;
+    unsigned long long max_bytes = 0;
+    if (!PyArg_ParseTuple(args, "OLd|iK", &obj, &max_nodes, &seconds, &threads, &max_bytes))
+        return NULL;
     if (threads != 1 && threads != 2) {
         PyErr_SetString(PyExc_ValueError, "threads is 1 or 2");
         return NULL;
@@ -2258,6 +2272,9 @@ static PyObject *Core_search(Core *self, PyObject *args) {
     Outcome out;
     self->busy = 1;
     self->memory.peak = self->memory.bytes;
+    /* The limit counts what this search adds (proofs kept from earlier ones aside). */
+    self->memory.limit = max_bytes ? self->memory.bytes + (size_t)max_bytes : 0;
+    self->memory.over = 0;
     size_t helper_peak;
     Py_BEGIN_ALLOW_THREADS
     search(&r, &self->memory, &self->dead, &root, max_nodes, seconds, threads, &out,
@@ -2265,7 +2282,9 @@ static PyObject *Core_search(Core *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     self->busy = 0;
     self->last_peak = self->memory.peak + helper_peak;
-    if (out.code == OUT_OF_MEMORY) {
+    if (out.code == OUT_OF_MEMORY && self->memory.over) {
+        out.code = GOING_ON; /* the memory budget ran out: not known, like time or nodes */
+    } else if (out.code == OUT_OF_MEMORY) {
         free(out.steps);
         return PyErr_NoMemory();
     }

@@ -29,7 +29,7 @@ PLAY_OPTIONS = (
     "foundation_to_tableau",
     "autocomplete",
 )
-ON_DEMAND_BUDGET = Budget(nodes=200_000, seconds=3.0)
+ON_DEMAND_BUDGET = Budget(nodes=200_000, seconds=3.0, memory=256 << 20)
 
 
 class NoWinnableDealError(RuntimeError):

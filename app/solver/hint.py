@@ -16,9 +16,11 @@ from app.solver.search import Budget, Solution, Solver, Verdict
 
 # The compiled core searches about a million nodes a second and holds about 100 bytes a
 # node, so these cap a hint at about a second and 100 MB, "still winnable?" at about
-# two seconds and 200 MB (the seconds are for the Python search, 30-50 times slower).
-HINT_BUDGET = Budget(nodes=1_000_000, seconds=2.0)
-STILL_WINNABLE_BUDGET = Budget(nodes=2_000_000, seconds=10.0)
+# two seconds and 200 MB (the seconds are for the Python search, 30-50 times slower);
+# a search that goes very deep holds more a node, so each also stops at 512 MiB.
+SEARCH_MEMORY = 512 << 20
+HINT_BUDGET = Budget(nodes=1_000_000, seconds=2.0, memory=SEARCH_MEMORY)
+STILL_WINNABLE_BUDGET = Budget(nodes=2_000_000, seconds=10.0, memory=SEARCH_MEMORY)
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,17 +37,25 @@ class Budget:
     searches the same position in the reverse order, its reserve test deeper at first, see
     _core.c's `Team`; the Python search uses one).
 
-    The transposition tables hold an entry or two per node, so `nodes` also bounds
-    memory (the compiled core: 60-130 bytes a node; Python: a few hundred).
+    The transposition tables hold an entry or two per node, so `nodes` mostly bounds
+    memory (the compiled core: 60-130 bytes a node; Python: a few hundred). Not always: a
+    depth-first path can run tens of thousands of moves deep (app draw 1 with three
+    passes, shuffling runs between columns), about 2 KB a node on the path, so the core
+    also stops at `memory` bytes a thread (the search's own, beyond the proofs it keeps
+    from earlier searches): the verdict is then unknown, as when time or nodes run out.
+    The Python search does not count its memory.
     """
 
     nodes: int = 1_000_000
     seconds: float = 10.0
     threads: int = 1
+    memory: int = 3 << 30
 
     def __post_init__(self) -> None:
         if self.threads not in (1, 2):
             raise ValueError(f"threads must be 1 or 2, not {self.threads!r}")
+        if self.memory < 1:
+            raise ValueError(f"memory must be a number of bytes, not {self.memory!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +167,7 @@ class Solver:
             verdict, steps, nodes = self._search_in_python(root, budget)
         else:
             code, steps, nodes = self._core.search(
-                root, budget.nodes, budget.seconds, budget.threads
+                root, budget.nodes, budget.seconds, budget.threads, budget.memory
             )
             verdict = (Verdict.UNKNOWN, Verdict.WON, Verdict.UNWINNABLE)[code]
         problem = self.problem
