@@ -13,7 +13,7 @@ from app.engine import FOUNDATION, Card, Move
 from app.engine.refusals import Refusal, Why
 from app.engine.unreadable import MISSING_IN_WORDS, Unreadable, What, quoted
 from app.engine.words import Case, card_words
-from app.i18n import and_list, current, gettext, ngettext, number, or_list
+from app.i18n import and_list, current, direction, gettext, ngettext, number, or_list
 from app.i18n import gettext_noop as N_
 
 _REFUSALS = {
@@ -59,6 +59,13 @@ _CARD_ROLES: dict[Why, tuple[tuple[str, Case], ...]] = {
 def card(card: Card, case: Case = "nominative") -> str:
     """A card in words in the current language: `queen of clubs`, `damę trefl`."""
     return card_words(card, current(), case)
+
+
+def isolated(text: str) -> str:
+    """Text as typed (Latin letters, digits, notation) set apart from the sentence around
+    it in a right-to-left language (Unicode's first-strong isolate), so that its own
+    punctuation stays with it: in Hebrew `CF1-D3P9-` would otherwise show as `-CF1-D3P9`."""
+    return f"\u2068{text}\u2069" if direction() == "rtl" else text
 
 
 def capitalised(text: str) -> str:
@@ -195,18 +202,18 @@ def unreadable(fact: Unreadable) -> str:
     (quoted), choices listed the language's way, cards in words. English starts in lower
     case and has no full stop, as the engine's; a page makes a sentence of it."""
     values: dict[str, object] = {
-        "text": quoted(fact.text),
-        "given": fact.text,
-        "token": quoted(fact.text),
-        "option": quoted(fact.name),
-        "letter": quoted(fact.name),
-        "canonical": fact.name,
-        "start": fact.name,
-        "choices": or_list(fact.choices),
+        "text": isolated(quoted(fact.text)),
+        "given": isolated(fact.text),
+        "token": isolated(quoted(fact.text)),
+        "option": isolated(quoted(fact.name)),
+        "letter": isolated(quoted(fact.name)),
+        "canonical": isolated(fact.name),
+        "start": isolated(fact.name),
+        "choices": or_list([isolated(choice) for choice in fact.choices]),
         "low": number(fact.low),
         "high": number(fact.high),
         "num": fact.low,
-        "missing": " ".join(str(missing) for missing in fact.cards),
+        "missing": isolated(" ".join(str(missing) for missing in fact.cards)),
     }
     if fact.what == What.SHORT_DECK:
         return _short_deck(fact, values)

@@ -57,7 +57,8 @@ def test_a_deal_codes_rules_say_what_is_wrong_with_them_in_the_language() -> Non
     ("en", "duplicate card ac: the ace of clubs is in the deck twice"),
     ("pl", "powtórzona karta 'ac': as trefl występuje w talii dwa razy"),
     ("ru", "повторяющаяся карта 'ac': туз треф встречается в колоде дважды"),
-    ("he", "קלף כפול 'ac': הקלף אס תלתן מופיע בחפיסה פעמיים"),
+    # In Hebrew what was typed is isolated (FSI ... PDI): its punctuation stays with it.
+    ("he", "קלף כפול '\u2068ac\u2069': הקלף אס תלתן מופיע בחפיסה פעמיים"),
 ])  # fmt: skip
 def test_a_duplicate_card_is_named_as_typed_and_in_words(language: str, expected: str) -> None:
     assert worded(raised(CASES[What.DUPLICATE_CARD][0]), language) == expected
@@ -74,7 +75,8 @@ def deck_without(*missing: str) -> list[str]:
            "damy trefl i króla pik"),
     ("ru", "49 карт вместо 52 (не хватает 7C QC KS): в колоде нет семёрки треф, "
            "дамы треф и короля пик"),
-    ("he", "49 קלפים במקום 52 (חסר: 7C QC KS): אין בחפיסה 7 תלתן, מלכה תלתן ומלך עלה"),
+    ("he", "49 קלפים במקום 52 (חסר: \u20687C QC KS\u2069): אין בחפיסה 7 תלתן, מלכה תלתן "
+           "ומלך עלה"),
 ])  # fmt: skip
 def test_the_missing_cards_of_a_short_deck_are_named_in_words(
     language: str, expected: str
@@ -111,5 +113,6 @@ def test_many_missing_cards_are_listed_in_notation_only() -> None:
     missing = sorted(SEED_DECK[40:], key=lambda name: Card.parse(name).index)
     for language, suit_word in (("en", "clubs"), ("pl", "trefl"), ("ru", "треф"), ("he", "תלתן")):
         text = worded(error, language)
-        assert f"{' '.join(missing)})" in text, text
+        end = "\u2069" if language == "he" else ""  # the isolate's end, in Hebrew
+        assert f"{' '.join(missing)}{end})" in text, text
         assert suit_word not in text, text

@@ -220,7 +220,8 @@ def test_input_that_cannot_be_read_says_what_in_the_language(client: TestClient)
     assert twice.json()["detail"].startswith("Укажите либо код раскладки")
     page = client.get("/deal/nonsense", headers={"Accept-Language": "he"})
     assert page.status_code == 400
-    assert "קוד משחק שגוי &#39;nonsense&#39;" in page.text and 'dir="rtl"' in page.text
+    assert "קוד משחק שגוי \u2068&#39;nonsense&#39;\u2069" in page.text
+    assert 'dir="rtl"' in page.text
 
 
 def test_lang_survives_the_redirect_to_the_board(client: TestClient) -> None:
