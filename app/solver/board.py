@@ -717,14 +717,9 @@ class Problem:
         while moved:
             moved = False
             for i, col in enumerate(columns):
-                while ends[i]:
+                while ends[i] and self._may_leave(col[ends[i] - 1], left, up, lasts | ~members):
                     card = col[ends[i] - 1]
-                    ranks = left[card // 13]
-                    if ranks & -ranks != 1 << rel[card] and not (
-                        _PARENT_BITS[card] & ~up & (lasts | ~members)
-                    ):
-                        break
-                    left[card // 13] = ranks & ~(1 << rel[card])
+                    left[card // 13] &= ~(1 << rel[card])
                     members &= ~_BIT[card]
                     lasts &= ~_BIT[card]
                     ends[i] -= 1
@@ -732,6 +727,12 @@ class Problem:
                         lasts |= _BIT[col[ends[i] - 1]]
                     moved = True
         return any(ends)
+
+    def _may_leave(self, card: int, left: list[int], up: int, free: int) -> bool:
+        """For `_top_deadlocked`: whether a last card left may go up (the lowest of its suit
+        left) or go onto a parent that is not up and in `free`."""
+        ranks = left[card // 13]
+        return ranks & -ranks == 1 << self.rel[card] or bool(_PARENT_BITS[card] & ~up & free)
 
     def _deadlocked(self, columns: Sequence[bytes]) -> bool:
         """With whole-column moves only: the columns' cards can never all go up.

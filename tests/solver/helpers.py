@@ -66,14 +66,7 @@ def small_position(
     for column in columns:
         if pool and rng.random() < 0.7:
             column.append(pool.pop())
-            while rng.random() < 0.6:
-                top = column[-1]
-                fits = [c for c in pool if c.red != top.red and (c.rank + 1) % 13 == top.rank]
-                if not fits:
-                    break
-                card = rng.choice(fits)
-                pool.remove(card)
-                column.append(card)
+            _grow_run(rng, column, pool, 0.6)
     talon = pool
     if rng.random() < trap:
         _invert_a_suit(rng, reserve_cards if rng.random() < 0.5 else talon, start)
@@ -113,14 +106,7 @@ def endgame_position(rng: random.Random) -> Position:
     for column in columns:
         if pool:
             column.append(pool.pop())
-        while column and rng.random() < 0.85:
-            top = column[-1]
-            fits = [c for c in pool if c.red != top.red and (c.rank + 1) % 13 == top.rank]
-            if not fits:
-                break
-            card = rng.choice(fits)
-            pool.remove(card)
-            column.append(card)
+            _grow_run(rng, column, pool, 0.85)
     for column in columns:
         if not column and reserve:
             column.append(reserve.pop(0))
@@ -135,6 +121,18 @@ def endgame_position(rng: random.Random) -> Position:
         start_rank=start,
         base_suit=rng.randrange(4),
     )
+
+
+def _grow_run(rng: random.Random, column: list[Card], pool: list[Card], more: float) -> None:
+    """Put cards of `pool` that fit on `column`'s last card, each with probability `more`."""
+    while rng.random() < more:
+        top = column[-1]
+        fits = [c for c in pool if c.red != top.red and (c.rank + 1) % 13 == top.rank]
+        if not fits:
+            break
+        card = rng.choice(fits)
+        pool.remove(card)
+        column.append(card)
 
 
 def _invert_a_suit(rng: random.Random, pile: list[Card], start: int) -> None:

@@ -15,16 +15,8 @@ from app.solver._core import Core
 from app.solver.board import MAX_RESERVE_LOOKAHEAD, Problem, State, Techniques
 from app.solver.search import Solver
 
-from .helpers import (
-    endgame_position,
-    every_rules,
-    every_state,
-    naive_winnable,
-    replays_to_a_win,
-    rules_id,
-    small_position,
-)
-from .test_search import SAMPLES, TOP_DEADLOCK_RULES, TOP_DEADLOCK_SEEDS, sample
+from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
+from .test_search import SAMPLES, endgame_states, sample
 
 EVERY_RULES = every_rules()
 
@@ -336,13 +328,9 @@ def test_the_core_top_or_all_deadlock_test_matches() -> None:
     the Python reference's answer on every state of endgame positions and on every
     settled step (the search's own filter left in) of walks through skill deals."""
     answers = []
-    for seed in TOP_DEADLOCK_SEEDS[:24]:
-        rules = TOP_DEADLOCK_RULES[seed % len(TOP_DEADLOCK_RULES)]
-        position = endgame_position(random.Random(f"top-deadlock/{seed}"))
-        problem = Problem.of(position, rules)
+    for problem, states in endgame_states(24):
         core = core_of(problem)
-        for here, _ in every_state(position, rules, limit=40_000):
-            state = problem.state_of(here)
+        for state, _ in states:
             answers.append(problem.lost(state))
             assert core.lost(state) is answers[-1]
     for token in ("S3", "S1P3"):

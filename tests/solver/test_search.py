@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 from unittest import mock
@@ -353,6 +354,19 @@ def lost_before(problem: Problem, state: State) -> bool:
         return problem.lost(state)
 
 
+def endgame_states(
+    count: int = len(TOP_DEADLOCK_SEEDS),
+) -> Iterator[tuple[Problem, list[tuple[State, bool]]]]:
+    """For the first `count` of the seeds: the problem of an endgame position, and every
+    state reachable from it, each with whether it can be won."""
+    for seed in TOP_DEADLOCK_SEEDS[:count]:
+        rules = TOP_DEADLOCK_RULES[seed % len(TOP_DEADLOCK_RULES)]
+        position = endgame_position(random.Random(f"top-deadlock/{seed}"))
+        problem = Problem.of(position, rules)
+        states = every_state(position, rules, limit=40_000)
+        yield problem, [(problem.state_of(here), winnable) for here, winnable in states]
+
+
 def test_a_top_or_all_deadlock_is_only_found_in_lost_states() -> None:
     """Every state reachable from 70 endgame positions (about 6 under each rule set the
     test applies to), each known won or lost by the engine's own moves: wherever the test
@@ -360,15 +374,10 @@ def test_a_top_or_all_deadlock_is_only_found_in_lost_states() -> None:
     in about 200 where the old test (a card above a lower one of its suit with nowhere to
     go) does not, and on the way to wins as well as losses."""
     fired = beyond = on_won_deals = 0
-    for seed in TOP_DEADLOCK_SEEDS:
-        rules = TOP_DEADLOCK_RULES[seed % len(TOP_DEADLOCK_RULES)]
-        position = endgame_position(random.Random(f"top-deadlock/{seed}"))
-        problem = Problem.of(position, rules)
-        states = every_state(position, rules, limit=40_000)
-        for here, winnable in states:
-            state = problem.state_of(here)
+    for problem, states in endgame_states():
+        for state, winnable in states:
             if problem._top_deadlocked(state[0], state[4]):
-                assert not winnable, (seed, here)
+                assert not winnable, state
                 assert problem.lost(state)
                 fired += 1
                 beyond += not lost_before(problem, state)
