@@ -738,10 +738,57 @@ static int reserve_stuck(const Rules *r, const Work *w) {
     return doomed(r, &cols, n, talon_in_reach(r, w, stay > 0 ? stay : 0), 0, r->lookahead, 0);
 }
 
+/* board.Problem._top_deadlocked */
+static int top_deadlocked(const Rules *r, const Work *w) {
+    int rises = 0;
+    for (int i = 0; i < 4 && !rises; i++)
+        for (int k = 1; k < w->len[i] && !rises; k++)
+            rises = r->rel[w->col[i][k]] > r->rel[w->col[i][k - 1]];
+    if (!rises) return 0;
+    unsigned left[4] = {0, 0, 0, 0};
+    uint64_t members = 0, lasts = 0, up = 0;
+    int ends[4];
+    for (int i = 0; i < 4; i++) {
+        ends[i] = w->len[i];
+        for (int k = 0; k < ends[i]; k++) {
+            int card = w->col[i][k];
+            left[card / 13] |= r->rank_bit[card];
+            members |= 1ULL << card;
+        }
+        if (ends[i]) lasts |= 1ULL << w->col[i][ends[i] - 1];
+    }
+    for (int suit = 0; suit < 4; suit++) {
+        uint64_t all = 0x1FFFULL << (13 * suit);
+        int n = w->found[suit];
+        up |= n == 13 ? all : all & ~r->from[suit * 13 + (r->start_rank + n) % 13];
+    }
+    int moved = 1;
+    while (moved) {
+        moved = 0;
+        for (int i = 0; i < 4; i++)
+            while (ends[i]) {
+                int card = w->col[i][ends[i] - 1];
+                unsigned ranks = left[card / 13];
+                if ((ranks & -ranks) != r->rank_bit[card] &&
+                    !(PARENTS[card] & ~up & (lasts | ~members)))
+                    break;
+                left[card / 13] = ranks & ~(unsigned)r->rank_bit[card];
+                members &= ~(1ULL << card);
+                lasts &= ~(1ULL << card);
+                if (--ends[i]) lasts |= 1ULL << w->col[i][ends[i] - 1];
+                moved = 1;
+            }
+    }
+    for (int i = 0; i < 4; i++)
+        if (ends[i]) return 1;
+    return 0;
+}
+
 /* board.Problem.lost */
 static int lost(const Rules *r, const Work *w) {
     if (r->mode == MODE_ALL) return deadlocked(r, w);
     if (r->returns || r->empty_any) return 0;
+    if (r->mode == MODE_TOP_OR_ALL && top_deadlocked(r, w)) return 1;
     int any_run = r->mode == MODE_ANY_RUN;
     for (int i = 0; i < 4; i++) {
         int n = w->len[i];

@@ -750,7 +750,8 @@ class Problem:
         the waste's card. Without cards coming back from the foundations, if
         every such card is on a foundation or under the one that would go on it,
         it never can. (A reserve card proves nothing: an emptied column takes the
-        reserve's top card whatever it is.)
+        reserve's top card whatever it is.) With top-or-all moves, first
+        `_top_deadlocked`: cards that wait on one another across the columns.
         """
         rules = self.rules
         whole = rules.tableau_moves == "all"
@@ -760,6 +761,8 @@ class Problem:
             return False
         if whole:
             return self._deadlocked(state[0])
+        if rules.tableau_moves == "top-or-all" and self._top_deadlocked(state[0], state[4]):
+            return True
         known = self._inverted
         rel = self.rel
         found = state[4]
@@ -775,6 +778,62 @@ class Problem:
             if stuck and any(all(found[p // 13] > rel[p] for p in parents) for parents in stuck):
                 return True
         return False
+
+    def _top_deadlocked(self, columns: Columns, found: Foundations) -> bool:
+        """With top-or-all moves (empty columns taking only the waste's card, no cards back
+        from the foundations): the columns' cards can never all go up.
+
+        A column card x leaves the card under it only by going up or by moving alone (a
+        whole column keeps its order), onto a parent p of x that is then a column's last
+        card, and so not on a foundation now. Play out as `_deadlocked` does, but send away
+        a last card also when one of its parents is not up and is either not among the
+        cards left or is the last of those left in its column. (The card under x is
+        neither.) If cards are left, no line wins: take the one among them that first goes
+        up or moves alone, at L. The cards on it have not (it is a last card left), so it
+        is a column's last card then; going up, it leaves no lower card of its suit behind
+        (those went up before L); moving, the parent it goes onto is a last card at L, so
+        the cards left on that parent have moved before L. Either way the play-out would
+        have sent it away. Columns are built down, so only cards on a start-rank card can
+        lie above a lower one; without one nothing waits (the lowest last card goes up).
+        (Taking the reserve in as a fifth pile, which leaves also into an emptied column,
+        proved next to nothing more on skill deals: a few hundred nodes in millions.)
+        """
+        rel = self.rel
+        if not any(rel[col[k]] > rel[col[k - 1]] for col in columns for k in range(1, len(col))):
+            return False
+        left = [0, 0, 0, 0]  # per suit, the ranks (from the start rank) left in the columns
+        members = 0  # the cards left
+        for col in columns:
+            for card in col:
+                left[card // 13] |= 1 << rel[card]
+                members |= _BIT[card]
+        up = 0  # the cards on the foundations
+        for suit in range(4):
+            for card in range(suit * 13, suit * 13 + 13):
+                if rel[card] < found[suit]:
+                    up |= _BIT[card]
+        ends = [len(col) for col in columns]
+        lasts = sum(_BIT[col[-1]] for col in columns if col)  # the last cards left
+        moved = True
+        while moved:
+            moved = False
+            for i, col in enumerate(columns):
+                while ends[i] and self._may_leave(col[ends[i] - 1], left, up, lasts | ~members):
+                    card = col[ends[i] - 1]
+                    left[card // 13] &= ~(1 << rel[card])
+                    members &= ~_BIT[card]
+                    lasts &= ~_BIT[card]
+                    ends[i] -= 1
+                    if ends[i]:
+                        lasts |= _BIT[col[ends[i] - 1]]
+                    moved = True
+        return any(ends)
+
+    def _may_leave(self, card: int, left: list[int], up: int, free: int) -> bool:
+        """For `_top_deadlocked`: whether a last card left may go up (the lowest of its suit
+        left) or go onto a parent that is not up and in `free`."""
+        ranks = left[card // 13]
+        return ranks & -ranks == 1 << self.rel[card] or bool(_PARENT_BITS[card] & ~up & free)
 
     def _deadlocked(self, columns: Sequence[bytes]) -> bool:
         """With whole-column moves only: the columns' cards can never all go up.

@@ -66,14 +66,7 @@ def small_position(
     for column in columns:
         if pool and rng.random() < 0.7:
             column.append(pool.pop())
-            while rng.random() < 0.6:
-                top = column[-1]
-                fits = [c for c in pool if c.red != top.red and (c.rank + 1) % 13 == top.rank]
-                if not fits:
-                    break
-                card = rng.choice(fits)
-                pool.remove(card)
-                column.append(card)
+            _grow_run(rng, column, pool, 0.6)
     talon = pool
     if rng.random() < trap:
         _invert_a_suit(rng, reserve_cards if rng.random() < 0.5 else talon, start)
@@ -93,6 +86,53 @@ def small_position(
         start_rank=start,
         base_suit=rng.randrange(4),
     )
+
+
+def endgame_position(rng: random.Random) -> Position:
+    """A position late in a game: one suit all off its foundation, a few cards of the
+    others, up to 3 in the reserve, the columns long runs. Only here can a column hold a
+    card above a lower one of its suit (on a start-rank card), which is what deadlocks."""
+    start = rng.randrange(13)
+    whole = rng.randrange(4)
+    found = [13, 13, 13, 13]
+    found[whole] = 0
+    for _ in range(rng.randint(2, 6)):
+        suit = rng.choice([s for s in range(4) if s != whole])
+        found[suit] -= 1
+    pool = [Card.of((start + found[s] + i) % 13, s) for s in range(4) for i in range(13 - found[s])]
+    rng.shuffle(pool)
+    reserve = [pool.pop() for _ in range(rng.randint(0, 3))]
+    columns: list[list[Card]] = [[], [], [], []]
+    for column in columns:
+        if pool:
+            column.append(pool.pop())
+            _grow_run(rng, column, pool, 0.85)
+    for column in columns:
+        if not column and reserve:
+            column.append(reserve.pop(0))
+    pointer = rng.randint(0, len(pool))
+    return Position(
+        stock=tuple(reversed(pool[pointer:])),
+        waste=tuple(pool[:pointer]),
+        reserve=tuple(reserve),
+        foundations=(found[0], found[1], found[2], found[3]),
+        tableau=tuple(tuple(column) for column in columns),
+        pass_number=1,
+        start_rank=start,
+        base_suit=rng.randrange(4),
+    )
+
+
+def _grow_run(rng: random.Random, column: list[Card], pool: list[Card], more: float) -> None:
+    """Put cards of `pool` that fit on `column`'s last card, each with probability `more`."""
+    while rng.random() < more:
+        top = column[-1]
+        fits = [c for c in pool if c.red != top.red and (c.rank + 1) % 13 == top.rank]
+        if not fits:
+            break
+        card = rng.choice(fits)
+        pool.remove(card)
+        column.append(card)
 
 
 def _invert_a_suit(rng: random.Random, pile: list[Card], start: int) -> None:
@@ -171,3 +211,43 @@ def replays_to_a_win(position: Position, rules: Rules, line: tuple[Move, ...]) -
     for move in line:
         position = apply_move(position, rules, move)
     return position.won
+
+
+def every_state(
+    position: Position, rules: Rules, limit: int = 50_000
+) -> list[tuple[Position, bool]]:
+    """Every position reachable from `position` by engine moves (up to column order), each
+    with whether some line from it wins, found by working back from the won ones; raises
+    if there are more than `limit`."""
+    index = {canonical(position, rules): 0}
+    positions = [position]
+    parents: list[list[int]] = [[]]
+    won: list[int] = []
+    k = 0
+    while k < len(positions):
+        here = positions[k]
+        if here.won:
+            won.append(k)
+        for move in legal_moves(here, rules):
+            after = apply_move(here, rules, move)
+            key = canonical(after, rules)
+            j = index.get(key)
+            if j is None:
+                if len(positions) >= limit:
+                    raise AssertionError("the state space grew too large for a test")
+                j = index[key] = len(positions)
+                positions.append(after)
+                parents.append([])
+            parents[j].append(k)
+        k += 1
+    winnable = [False] * len(positions)
+    todo = won
+    for j in todo:
+        winnable[j] = True
+    while todo:
+        j = todo.pop()
+        for k in parents[j]:
+            if not winnable[k]:
+                winnable[k] = True
+                todo.append(k)
+    return list(zip(positions, winnable, strict=True))

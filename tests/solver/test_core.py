@@ -16,7 +16,7 @@ from app.solver.board import MAX_RESERVE_LOOKAHEAD, Problem, State, Techniques, 
 from app.solver.search import Solver
 
 from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
-from .test_search import SAMPLES, sample
+from .test_search import SAMPLES, endgame_states, sample
 
 EVERY_RULES = every_rules()
 
@@ -321,6 +321,27 @@ def test_the_core_top_or_all_reserve_test_matches() -> None:
                 assert core.reserve_stuck(state, lookahead) is answer
                 answers.append(answer)
     assert answers.count(True) > 40 and answers.count(False) > 400
+
+
+def test_the_core_top_or_all_deadlock_test_matches() -> None:
+    """With top-or-all moves (`Problem._top_deadlocked`), the core's dead-end test gives
+    the Python reference's answer on every state of endgame positions and on every
+    settled step (the search's own filter left in) of walks through skill deals."""
+    answers = []
+    for problem, states in endgame_states(24):
+        core = core_of(problem)
+        for state, _ in states:
+            answers.append(problem.lost(state))
+            assert core.lost(state) is answers[-1]
+    for token in ("S3", "S1P3"):
+        for problem, states in classic_walks(DealCode.parse(f"CF1-{token}-AAAAAAA").rules):
+            core = core_of(problem)
+            for state in states:
+                for _, _, child in problem.moves(state):
+                    child = problem.settle(child)
+                    answers.append(problem.lost(child))
+                    assert core.lost(child) is answers[-1]
+    assert answers.count(True) > 1_000 and answers.count(False) > 10_000
 
 
 @pytest.mark.parametrize(("preset", "number"), [("classic", 16), ("classic", 20), ("skill", 20)])

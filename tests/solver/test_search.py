@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -14,7 +16,15 @@ from app.solver import search as search_module
 from app.solver.board import FROM_TALON, TO_FOUNDATION, Problem, State, Techniques
 from app.solver.search import SHUFFLED_DEPTH, Solver, _order
 
-from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
+from .helpers import (
+    endgame_position,
+    every_rules,
+    every_state,
+    naive_winnable,
+    replays_to_a_win,
+    rules_id,
+    small_position,
+)
 
 EVERY_RULES = every_rules()
 BIG = Budget(nodes=2_000_000, seconds=120)
@@ -328,6 +338,92 @@ def test_verdicts_agree_where_a_trapped_reserve_card_cuts_the_search(
     check(solve(position, rules, BIG), position, rules, winnable)
     if searcher == "python":
         assert any(cuts)
+
+
+# The rules `Problem._top_deadlocked` applies to: top-or-all moves, empty columns taking
+# only the waste's card, no cards back from the foundations (any draw, passes, autocomplete).
+TOP_DEADLOCK_RULES = [
+    r
+    for r in EVERY_RULES
+    if r.tableau_moves == "top-or-all" and r.empty_column == "waste" and not r.foundation_to_tableau
+]
+
+# Endgame positions (`endgame_position`) whose every state the test walks: seeds 25 and 49
+# reach more than 40 000 states, too many for a test.
+TOP_DEADLOCK_SEEDS = [seed for seed in range(72) if seed not in (25, 49)]
+
+
+def lost_before(problem: Problem, state: State) -> bool:
+    """`Problem.lost` without `_top_deadlocked`: the test it had before."""
+    with mock.patch.object(Problem, "_top_deadlocked", return_value=False):
+        return problem.lost(state)
+
+
+def endgame_states(
+    count: int = len(TOP_DEADLOCK_SEEDS),
+) -> Iterator[tuple[Problem, list[tuple[State, bool]]]]:
+    """For the first `count` of the seeds: the problem of an endgame position, and every
+    state reachable from it, each with whether it can be won."""
+    for seed in TOP_DEADLOCK_SEEDS[:count]:
+        rules = TOP_DEADLOCK_RULES[seed % len(TOP_DEADLOCK_RULES)]
+        position = endgame_position(random.Random(f"top-deadlock/{seed}"))
+        problem = Problem.of(position, rules)
+        states = every_state(position, rules, limit=40_000)
+        yield problem, [(problem.state_of(here), winnable) for here, winnable in states]
+
+
+def test_a_top_or_all_deadlock_is_only_found_in_lost_states() -> None:
+    """Every state reachable from 70 endgame positions (about 6 under each rule set the
+    test applies to), each known won or lost by the engine's own moves: wherever the test
+    says the columns can never all go up, no line wins. It says so in thousands of them,
+    in about 200 where the old test (a card above a lower one of its suit with nowhere to
+    go) does not, and on the way to wins as well as losses."""
+    fired = beyond = on_won_deals = 0
+    for problem, states in endgame_states():
+        for state, winnable in states:
+            if problem._top_deadlocked(state[0], state[4]):
+                assert not winnable, state
+                assert problem.lost(state)
+                fired += 1
+                beyond += not lost_before(problem, state)
+                on_won_deals += states[0][1]
+    assert fired > 3_000 and beyond > 150 and on_won_deals > 2_000
+
+
+@pytest.mark.parametrize("seed", TOP_DEADLOCK_SEEDS[::5])
+def test_verdicts_agree_where_a_top_or_all_deadlock_cuts_the_search(
+    seed: int, searcher: str
+) -> None:
+    rules = TOP_DEADLOCK_RULES[seed % len(TOP_DEADLOCK_RULES)]
+    position = endgame_position(random.Random(f"top-deadlock/{seed}"))
+    winnable = every_state(position, rules, limit=40_000)[0][1]
+    check(solve(position, rules, BIG), position, rules, winnable)
+
+
+def test_a_column_waiting_on_another_that_waits_on_it_loses_with_top_or_all_moves(
+    searcher: str,
+) -> None:
+    """Skill, start rank 2, the reserve and the talon empty but for 2C and JS; diamonds up
+    to 3. 7D can leave its column only onto 8S (buried in the second column) or by going up
+    after 4D (also there); 3S only onto 4H (buried in the first) or after 2S (under it).
+    No card waits above a lower one of its suit with nowhere to go (the old test), but the
+    two columns wait on each other: lost at once."""
+    rules = Rules.preset_named("skill", draw=3)
+    first = _cards("9C 8H 7C 6D 5C 4H 3C 2H AS KH QS JD TS 9D 8C 7D")
+    second = _cards("KD QC JH TC 9H 8S 7H 6S 5H 4C 3H 2S AH KC QD JC TH 9S 8D 7S 6H 5S 4D 3S")
+    columns = (first, second, _cards("TD"), _cards("6C 5D 4S"))
+    talon = _cards("2C AD JS KS QH AC")
+    state: State = (columns, talon, 3, 0, (0, 2, 0, 0), 1, 0)  # type: ignore[assignment]
+    problem = Problem(rules, b"", 1, 0)
+    assert problem.moves(state)
+    assert not lost_before(problem, state)
+    assert problem.lost(state)
+    quick = Solver(problem).solve_state(state, BIG)
+    assert (quick.verdict, quick.nodes) == (Verdict.UNWINNABLE, 1)
+    # With the second column's cards in the talon instead, each card of the first can
+    # leave onto its other parent: not deadlocked.
+    free = (first, columns[2], columns[3], b"")
+    assert not problem.lost((free, talon + second, 3, 0, (0, 2, 0, 0), 1, 0))
 
 
 @pytest.mark.parametrize(
