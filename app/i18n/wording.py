@@ -61,11 +61,11 @@ def card(card: Card, case: Case = "nominative") -> str:
     return card_words(card, current(), case)
 
 
-def isolated(text: str) -> str:
+def isolated(text: object) -> str:
     """Text as typed (Latin letters, digits, notation) set apart from the sentence around
     it in a right-to-left language (Unicode's first-strong isolate), so that its own
     punctuation stays with it: in Hebrew `CF1-D3P9-` would otherwise show as `-CF1-D3P9`."""
-    return f"\u2068{text}\u2069" if direction() == "rtl" else text
+    return f"\u2068{text}\u2069" if direction() == "rtl" else str(text)
 
 
 def capitalised(text: str) -> str:
