@@ -357,19 +357,6 @@ static void autocomplete(const Rules *r, Work *w) {
     }
 }
 
-/* board.Problem.marks_placements: whole-column moves, no cards back from the foundations, no
-   autocomplete. Then a talon card put on a column is marked (`prot`): the next step covers
-   it or plays from the talon (why is told in board.Problem.placement_used). */
-static int marks_placements(const Rules *r) {
-    return r->mode == MODE_ALL && !r->returns && !r->autocomplete;
-}
-
-/* board.Problem.placements_wait: moreover draw 1 with unlimited passes; then the next step
-   must cover it. */
-static int placements_wait(const Rules *r) {
-    return marks_placements(r) && r->draw == 1 && r->passes < 0;
-}
-
 /* board.Problem.settle */
 static void settle(const Rules *r, Work *w, int cascade) {
     if (w->prot) {
@@ -382,7 +369,6 @@ static void settle(const Rules *r, Work *w, int cascade) {
         if (cascade && r->autocomplete && !w->talon && !w->reserve) autocomplete(r, w);
         cascade = 1;
         if (!safe_step(r, w)) return;
-        if (w->prot && marks_placements(r)) w->prot = 0; /* board.Problem.placement_used */
     }
 }
 
@@ -1006,8 +992,7 @@ typedef struct {
     const Table *dead; /* the proved-lost states, or NULL (then no child is `weakest`) */
     uint64_t tops;     /* the waste tops drawing reaches, as card bits */
     int prune_swaps;   /* any-run moves and no autocomplete: see `exposes_use` */
-    int covering;      /* the column of the marked talon card the step must cover, or -1 */
-    uint64_t passing;  /* or the cards that may be played instead (the talon's, or none) */
+    int covering;      /* the column of the talon card the step must cover, or -1 */
 } Emit;
 
 /* Whether board.Problem.pointer_keys finds any for w: draw 3, unlimited passes, and a
@@ -1066,8 +1051,7 @@ static int passed(const Table *dead, Fp key, int32_t value, int kind) {
 /* A step's result: settle it, drop it if lost, key it. */
 static void emit(Emit *e, Work *child, int priority, int draws, int card, int target) {
     if (e->n >= MAX_CHILDREN) return; /* cannot happen: at most a few dozen steps */
-    if (e->covering >= 0 && target != e->covering && !(e->passing >> card & 1))
-        return; /* board.Problem._covering */
+    if (e->covering >= 0 && target != e->covering) return; /* board.Problem._covering */
     settle(e->r, child, 1);
     /* With whole-column moves, a move to a foundation only takes cards out (and an emptied
        column's reserve card is alone): it cannot make a deadlock the parent had not. */
@@ -1122,6 +1106,14 @@ static int exposes_use(const Emit *e, const Work *w, int i, int s, int j) {
     return 0;
 }
 
+/* board.Problem.placements_wait: draw 1 with unlimited passes, whole-column moves, no cards
+   back from the foundations, no autocomplete. Then a talon card put on a column is marked
+   (`prot`) and the next step must cover it (why is told in board.Problem.placement_used). */
+static int placements_wait(const Rules *r) {
+    return r->draw == 1 && r->passes < 0 && r->mode == MODE_ALL && !r->returns &&
+           !r->autocomplete;
+}
+
 /* board.Problem.placement_used: whether the talon's `card`, put on column j's last card, can
    be covered at once (by the reserve's top, another column's first card, or a talon card
    that can itself, and so on down). */
@@ -1161,16 +1153,10 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
 /* `successors` of a state whose reserve is not stuck. */
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead) {
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
-              r->mode == MODE_ANY_RUN && !r->autocomplete, -1, 0};
-    Work child, unmarked;
-    int marks = marks_placements(r), waits = placements_wait(r);
-    if (marks && w->prot) {
-        e.covering = column_with_top(w, bit_count(w->prot - 1));
-        e.passing = waits ? 0 : w->cards;
-        unmarked = *w;
-        unmarked.prot = 0; /* every child but a talon card's on a column unmarked */
-        w = &unmarked;
-    }
+              r->mode == MODE_ANY_RUN && !r->autocomplete, -1};
+    Work child;
+    int marks = placements_wait(r);
+    if (marks && w->prot) e.covering = column_with_top(w, bit_count(w->prot - 1));
     int empty = -1;
     for (int j = 3; j >= 0; j--)
         if (!w->len[j]) empty = j;
@@ -1236,7 +1222,7 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
                 emit(&e, &child, added ? NEXT_PASS : home, draws, card, FOUNDATION);
             }
             for (int m = 0; m < t; m++) {
-                if (waits && targets[m] != empty && !placement_used(r, w, card, targets[m]))
+                if (marks && targets[m] != empty && !placement_used(r, w, card, targets[m]))
                     continue;
                 child = *w;
                 take_from_talon(&child, positions[q - 1], card);
@@ -1340,7 +1326,6 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
 static void child_of(const Rules *r, const Work *w, const Child *c, Work *out) {
     int card = c->card, target = c->target;
     *out = *w;
-    if (marks_placements(r)) out->prot = 0;
     if (w->reserve && r->reserve[w->reserve - 1] == card) {
         out->reserve--;
         if (target == FOUNDATION)
@@ -1358,7 +1343,7 @@ static void child_of(const Rules *r, const Work *w, const Child *c, Work *out) {
         if (target == FOUNDATION) {
             out->found[card / 13]++;
         } else {
-            if (marks_placements(r) && w->len[target]) out->prot = 1ULL << card;
+            if (placements_wait(r) && w->len[target]) out->prot = 1ULL << card;
             put(out, target, card);
         }
     } else {

@@ -13,9 +13,9 @@ and faster. A `State` is a plain tuple
 - `reserve_count`: the reserve is always a prefix of the problem's reserve;
 - `foundations`: 4 counts in suit order C D H S;
 - `pass_number`: as in the engine;
-- `protected`: a bit set of cards that `settle` must not send up (see there); where
-  `marks_placements` (no card comes back from the foundations), the talon card just put
-  on a column, which the next step must cover (see `placement_used`).
+- `protected`: a bit set of cards that `settle` must not send up (see there); under
+  the rules where no card comes back from the foundations and `placements_wait`, the
+  talon card the next step must cover instead (see `placement_used`).
 
 A `Step` is one move of the search, `(draws, card, target)`: `draws` times
 `draw`, then `card` to `target` (FOUNDATION or a column index). Drawing without
@@ -907,11 +907,8 @@ class Problem:
         search's steps: without the run moves that `exposes_use` turns down."""
         columns, talon, pointer, reserve_count, found, pass_number, protected = state
         rules = self.rules
-        marks = self.marks_placements  # see `placement_used`
-        marked = protected if prune and marks else 0
-        if marks:
-            protected = 0  # every child but a talon card's on a column unmarked
-        waits = prune and self.placements_wait
+        marks = self.placements_wait  # see `placement_used`
+        waits = prune and marks
         prune = (
             prune
             and self.techniques.swap_pruning
@@ -1102,21 +1099,16 @@ class Problem:
                         protected | _BIT[card],
                     )
                     out.append((FROM_FOUNDATION, (0, card, j), child))
-        if marked:
-            passing = 0 if waits else _bits(talon)
-            out = self._covering(out, where, marked, passing)
+        if waits and protected:
+            out = self._covering(out, where, protected)
         return out
 
     @staticmethod
-    def _covering(
-        out: list[Successor], where: dict[int, int], marked: int, passing: int
-    ) -> list[Successor]:
-        """The steps of `out` onto the marked talon card, a column's last card, or of the
-        `passing` cards (see `placement_used`)."""
+    def _covering(out: list[Successor], where: dict[int, int], marked: int) -> list[Successor]:
+        """The steps of `out` onto the marked talon card, a column's last card (see
+        `placement_used`)."""
         j = where.get(marked.bit_length() - 1, -1)
-        if j < 0:
-            return out
-        return [child for child in out if child[1][2] == j or passing >> child[1][1] & 1]
+        return [child for child in out if child[1][2] == j] if j >= 0 else out
 
     def exposes_use(self, state: State, i: int, s: int, j: int, tops: set[int]) -> bool:
         """Whether moving column i's cards from index s > 0 onto column j leaves the card
@@ -1171,60 +1163,49 @@ class Problem:
         return any(p in ends for card in col[:s] for p in _PARENTS[card])
 
     @property
-    def marks_placements(self) -> bool:
-        """Whether a talon card put on a column is marked, for the next step to cover it or
-        to be another talon move (`placement_used`): whole-column moves, no cards back from
-        the foundations, no autocomplete, and `talon_waits` on. Classic, say."""
+    def placements_wait(self) -> bool:
+        """Whether a talon card put on a column must be covered at once (`placement_used`):
+        draw 1 with unlimited passes, whole-column moves, no cards back from the
+        foundations, no autocomplete, and `talon_waits` on. Classic draw 1, say."""
         rules = self.rules
         return (
             self.techniques.talon_waits
+            and rules.draw == 1
+            and rules.passes is None
             and rules.tableau_moves == "all"
             and not rules.foundation_to_tableau
             and not rules.autocomplete
         )
-
-    @property
-    def placements_wait(self) -> bool:
-        """Whether, moreover, the next step must cover it, and a talon card goes on a column
-        only if one can (`placement_used`): with draw 1 and unlimited passes."""
-        rules = self.rules
-        return self.marks_placements and rules.draw == 1 and rules.passes is None
 
     def placement_used(self, state: State, card: int, j: int) -> bool:
         """Whether the talon's `card`, put on column j's last card, can be covered at once:
         by the reserve's top, another column (whole, by its first card), or a talon card
         that can itself be covered at once, and so on down.
 
-        Where `marks_placements`, a talon card put on a column (not an empty one) is
-        marked in the child (`protected`, free under these rules, holds it), and the
-        marked state's steps are only those onto it and those from the talon (`moves`).
-        Take a shortest winning line (counting the moves of cards, not the draws) and a
-        move m in it that puts a talon card c on a card p, followed by a move that
-        neither covers c nor plays from the talon. Leave c on the waste's top until the
-        first later move m' that covers c, sends it up or plays from the talon: the moves
-        in between stay legal (none puts anything on p, covered by c all along; p's
-        column moves the same without c, its first card not being c; none looks at the
-        talon), and before m' c goes onto p, still a last card, with the pointer as it
-        was; or c goes up from the waste instead of from its column. The line is no
-        longer; do so for every such move. Settling after m may send up a card that the
-        line sends up later and so break the pattern: then it clears the mark (`settle`).
-
-        Where `placements_wait` (draw 1, unlimited passes), the marked state's only
-        steps are those onto its card, and a talon card goes on a column only if this
-        test says one can follow. Every talon card can then come to the waste's top at
-        any moment (the stock macro), so c can stay in the talon until m', the first
-        later move that covers it or sends it up, whatever comes between (the talon moves
-        in between still reach their cards; no autocomplete waits for the talon). In
-        the line so changed each such move is followed at once by one that covers its
-        card with the reserve's top, a column, or another talon card (followed at once,
-        in turn, by one that covers that). Settling after it sends nothing up: the card
-        would have gone up from the talon before, and nothing else changes.
-
-        Either way a state that can be won has a step the search keeps into a state
-        that can be won in fewer moves (a marked one by a line that starts as its steps
-        allow, which has such a step too). A talon card put into an empty column is not
-        concerned. The exhaustive small-position tests check every state of the rules
-        concerned.
+        Where `placements_wait`, the search puts a talon card on a column only to cover
+        it with its next step: the child is marked (`protected`, free under these rules,
+        holds the card) and its only steps are those onto that card (`moves`); and only
+        if this test says one will be there. With draw 1 and unlimited passes every
+        talon card can come to the waste's top at any moment (the stock macro). Take a
+        shortest winning line (counting the moves of cards, not the draws) and a move m
+        in it that puts a talon card c on a card p, and let m' be the first later move
+        that involves c: a card or a column put on c, or c going up. (c is not its
+        column's first card, so it moves only with its whole column, whose moves do not
+        depend on it.) Leave c in the talon until m': the moves in between stay legal
+        (none puts anything on p, covered by c all along; p's column moves the same
+        without c; the talon moves still reach their cards; no autocomplete waits for
+        the talon), and at m' c comes from the talon onto p, still a last card, and m'
+        is played, or c goes up from the talon instead. The line is no longer, and in
+        it m is followed at once by a move that covers c. Do so for every such move: in
+        the line then, each one is followed at once by a move that covers its card with
+        the reserve's top, a column, or another talon card (followed at once, in turn,
+        by a move that covers that). So a state that can be won has a step the search
+        keeps into a state that can be won in fewer moves: a marked one whose win
+        starts by covering its card, which has such a step too. (Settling after a talon
+        card is put on a column sends nothing up: the card would have gone up from the
+        talon before, and nothing else changes.) A talon card put into an empty column
+        is not concerned. The exhaustive small-position tests check every state of the
+        rules concerned.
         """
         columns, talon, _, reserve_count, _, _, _ = state
         takers = 0  # the cards that can be put on some card at once
@@ -1299,8 +1280,6 @@ class Problem:
             nxt = self._safe_step(state, out) if safe else None
             if nxt is None:
                 return state
-            if nxt[6] and self.marks_placements:
-                nxt = (*nxt[:6], 0)  # see `placement_used`
             state = nxt
 
     def _autocomplete(self, state: State) -> State:
