@@ -992,6 +992,7 @@ typedef struct {
     const Table *dead; /* the proved-lost states, or NULL (then no child is `weakest`) */
     uint64_t tops;     /* the waste tops drawing reaches, as card bits */
     int prune_swaps;   /* any-run moves and no autocomplete: see `exposes_use` */
+    int covering;      /* the column of the talon card the step must cover, or -1 */
 } Emit;
 
 /* Whether board.Problem.pointer_keys finds any for w: draw 3, unlimited passes, and a
@@ -1050,6 +1051,7 @@ static int passed(const Table *dead, Fp key, int32_t value, int kind) {
 /* A step's result: settle it, drop it if lost, key it. */
 static void emit(Emit *e, Work *child, int priority, int draws, int card, int target) {
     if (e->n >= MAX_CHILDREN) return; /* cannot happen: at most a few dozen steps */
+    if (e->covering >= 0 && target != e->covering) return; /* board.Problem._covering */
     settle(e->r, child, 1);
     /* With whole-column moves, a move to a foundation only takes cards out (and an emptied
        column's reserve card is alone): it cannot make a deadlock the parent had not. */
@@ -1104,6 +1106,32 @@ static int exposes_use(const Emit *e, const Work *w, int i, int s, int j) {
     return 0;
 }
 
+/* board.Problem.placements_wait: draw 1 with unlimited passes, whole-column moves, no cards
+   back from the foundations, no autocomplete. Then a talon card put on a column is marked
+   (`prot`) and the next step must cover it (why is told in board.Problem.placement_used). */
+static int placements_wait(const Rules *r) {
+    return r->draw == 1 && r->passes < 0 && r->mode == MODE_ALL && !r->returns &&
+           !r->autocomplete;
+}
+
+/* board.Problem.placement_used: whether the talon's `card`, put on column j's last card, can
+   be covered at once (by the reserve's top, another column's first card, or a talon card
+   that can itself, and so on down). */
+static int placement_used(const Rules *r, const Work *w, int card, int j) {
+    uint64_t takers = 0; /* the cards that can be put on some card at once */
+    if (w->reserve) takers |= 1ULL << r->reserve[w->reserve - 1];
+    for (int k = 0; k < 4; k++)
+        if (k != j && w->len[k]) takers |= 1ULL << w->col[k][0];
+    uint64_t reached = 1ULL << card, fresh = reached;
+    while (fresh) {
+        uint64_t below = children_of(fresh);
+        if (below & takers) return 1;
+        fresh = below & w->cards & ~reached;
+        reached |= fresh;
+    }
+    return 0;
+}
+
 static void run_move(Emit *e, const Work *w, int i, int s, int j) {
     if (s && e->prune_swaps && !exposes_use(e, w, i, s, j)) return;
     Work child = *w;
@@ -1125,8 +1153,10 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
 /* `successors` of a state whose reserve is not stuck. */
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead) {
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
-              r->mode == MODE_ANY_RUN && !r->autocomplete};
+              r->mode == MODE_ANY_RUN && !r->autocomplete, -1};
     Work child;
+    int marks = placements_wait(r);
+    if (marks && w->prot) e.covering = column_with_top(w, bit_count(w->prot - 1));
     int empty = -1;
     for (int j = 3; j >= 0; j--)
         if (!w->len[j]) empty = j;
@@ -1192,11 +1222,14 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
                 emit(&e, &child, added ? NEXT_PASS : home, draws, card, FOUNDATION);
             }
             for (int m = 0; m < t; m++) {
+                if (marks && targets[m] != empty && !placement_used(r, w, card, targets[m]))
+                    continue;
                 child = *w;
                 take_from_talon(&child, positions[q - 1], card);
                 child.pointer = (uint8_t)(q - 1);
                 child.pass += added;
                 put(&child, targets[m], card);
+                if (marks && targets[m] != empty) child.prot = 1ULL << card;
                 emit(&e, &child, added ? NEXT_PASS : FROM_TALON, draws, card, targets[m]);
             }
         }
@@ -1307,10 +1340,12 @@ static void child_of(const Rules *r, const Work *w, const Child *c, Work *out) {
         take_from_talon(out, positions[q], card);
         out->pointer = (uint8_t)q;
         out->pass += c->added;
-        if (target == FOUNDATION)
+        if (target == FOUNDATION) {
             out->found[card / 13]++;
-        else
+        } else {
+            if (placements_wait(r) && w->len[target]) out->prot = 1ULL << card;
             put(out, target, card);
+        }
     } else {
         int i = 0, s = -1;
         for (; i < 4 && s < 0; i++)

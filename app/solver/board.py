@@ -13,7 +13,9 @@ and faster. A `State` is a plain tuple
 - `reserve_count`: the reserve is always a prefix of the problem's reserve;
 - `foundations`: 4 counts in suit order C D H S;
 - `pass_number`: as in the engine;
-- `protected`: a bit set of cards that `settle` must not send up (see there).
+- `protected`: a bit set of cards that `settle` must not send up (see there); under
+  the rules where no card comes back from the foundations and `placements_wait`, the
+  talon card the next step must cover instead (see `placement_used`).
 
 A `Step` is one move of the search, `(draws, card, target)`: `draws` times
 `draw`, then `card` to `target` (FOUNDATION or a column index). Drawing without
@@ -127,7 +129,7 @@ class Techniques:
     value), `dead_ends` in `Problem.lost` and `Problem.reserve_stuck`,
     `reserve_lookahead` in `Problem.reserve_stuck` (off: the top card alone),
     `restarts` in `search.Solver` (off: the fixed-order run alone), `swap_pruning`
-    in `Problem.exposes_use`.
+    in `Problem.exposes_use`, `talon_waits` in `Problem.placement_used`.
     """
 
     safe_moves: bool = True
@@ -138,6 +140,7 @@ class Techniques:
     restarts: bool = True
     swap_pruning: bool = True
     reserve_lookahead: bool = True
+    talon_waits: bool = True
 
 
 ALL_TECHNIQUES = Techniques()
@@ -904,6 +907,8 @@ class Problem:
         search's steps: without the run moves that `exposes_use` turns down."""
         columns, talon, pointer, reserve_count, found, pass_number, protected = state
         rules = self.rules
+        marks = self.placements_wait  # see `placement_used`
+        waits = prune and marks
         prune = (
             prune
             and self.techniques.swap_pruning
@@ -988,6 +993,8 @@ class Problem:
                     out.append((priority, (draws, card, FOUNDATION), child))
                 one = bytes((card,))
                 for j in targets:
+                    if waits and j != empty and not self.placement_used(state, card, j):
+                        continue
                     child = (
                         put(j, one),
                         rest_talon,
@@ -995,7 +1002,7 @@ class Problem:
                         reserve_count,
                         found,
                         new_pass,
-                        protected,
+                        _BIT[card] if marks and j != empty else protected,
                     )
                     out.append((NEXT_PASS if added else FROM_TALON, (draws, card, j), child))
 
@@ -1092,7 +1099,16 @@ class Problem:
                         protected | _BIT[card],
                     )
                     out.append((FROM_FOUNDATION, (0, card, j), child))
+        if waits and protected:
+            out = self._covering(out, where, protected)
         return out
+
+    @staticmethod
+    def _covering(out: list[Successor], where: dict[int, int], marked: int) -> list[Successor]:
+        """The steps of `out` onto the marked talon card, a column's last card (see
+        `placement_used`)."""
+        j = where.get(marked.bit_length() - 1, -1)
+        return [child for child in out if child[1][2] == j] if j >= 0 else out
 
     def exposes_use(self, state: State, i: int, s: int, j: int, tops: set[int]) -> bool:
         """Whether moving column i's cards from index s > 0 onto column j leaves the card
@@ -1145,6 +1161,68 @@ class Problem:
             elif rules.empty_column == "any":
                 return True
         return any(p in ends for card in col[:s] for p in _PARENTS[card])
+
+    @property
+    def placements_wait(self) -> bool:
+        """Whether a talon card put on a column must be covered at once (`placement_used`):
+        draw 1 with unlimited passes, whole-column moves, no cards back from the
+        foundations, no autocomplete, and `talon_waits` on. Classic draw 1, say."""
+        rules = self.rules
+        return (
+            self.techniques.talon_waits
+            and rules.draw == 1
+            and rules.passes is None
+            and rules.tableau_moves == "all"
+            and not rules.foundation_to_tableau
+            and not rules.autocomplete
+        )
+
+    def placement_used(self, state: State, card: int, j: int) -> bool:
+        """Whether the talon's `card`, put on column j's last card, can be covered at once:
+        by the reserve's top, another column (whole, by its first card), or a talon card
+        that can itself be covered at once, and so on down.
+
+        Where `placements_wait`, the search puts a talon card on a column only to cover
+        it with its next step: the child is marked (`protected`, free under these rules,
+        holds the card) and its only steps are those onto that card (`moves`); and only
+        if this test says one will be there. With draw 1 and unlimited passes every
+        talon card can come to the waste's top at any moment (the stock macro). Take a
+        shortest winning line (counting the moves of cards, not the draws) and a move m
+        in it that puts a talon card c on a card p, and let m' be the first later move
+        that involves c: a card or a column put on c, or c going up. (c is not its
+        column's first card, so it moves only with its whole column, whose moves do not
+        depend on it.) Leave c in the talon until m': the moves in between stay legal
+        (none puts anything on p, covered by c all along; p's column moves the same
+        without c; the talon moves still reach their cards; no autocomplete waits for
+        the talon), and at m' c comes from the talon onto p, still a last card, and m'
+        is played, or c goes up from the talon instead. The line is no longer, and in
+        it m is followed at once by a move that covers c. Do so for every such move: in
+        the line then, each one is followed at once by a move that covers its card with
+        the reserve's top, a column, or another talon card (followed at once, in turn,
+        by a move that covers that). So a state that can be won has a step the search
+        keeps into a state that can be won in fewer moves: a marked one whose win
+        starts by covering its card, which has such a step too. (Settling after a talon
+        card is put on a column sends nothing up: the card would have gone up from the
+        talon before, and nothing else changes.) A talon card put into an empty column
+        is not concerned. The exhaustive small-position tests check every state of the
+        rules concerned.
+        """
+        columns, talon, _, reserve_count, _, _, _ = state
+        takers = 0  # the cards that can be put on some card at once
+        if reserve_count:
+            takers |= _BIT[self.reserve[reserve_count - 1]]
+        for k in range(4):
+            if k != j and columns[k]:
+                takers |= _BIT[columns[k][0]]
+        rest = _bits(talon)
+        reached = fresh = _BIT[card]
+        while fresh:
+            below = _children_of(fresh)
+            if below & takers:
+                return True
+            fresh = below & rest & ~reached
+            reached |= fresh
+        return False
 
     def _run_move(self, state: State, i: int, s: int, j: int) -> Successor:
         """Column i's cards from index s on, moved onto column j."""

@@ -240,6 +240,7 @@ def test_verdicts_agree_without_safe_moves(rules: Rules) -> None:
         "restarts",
         "swap_pruning",
         "reserve_lookahead",
+        "talon_waits",
     ],
 )
 def test_verdicts_agree_with_each_technique_off(off: str) -> None:
@@ -922,3 +923,55 @@ def test_with_a_pass_limit_a_card_drawn_to_go_up_ranks_as_a_talon_move(searcher:
     assert {steps[step] for _, step in drawn_up} == {TO_FOUNDATION}
     solution = solve(position, limited, BIG)
     assert solution.won and replays_to_a_win(position, limited, solution.line)
+
+
+# The rules where a talon card put on a column must be covered by the next step
+# (`Problem.placements_wait`): draw 1, unlimited passes, whole-column moves, no cards back
+# from the foundations, no autocomplete; classic draw 1 among them.
+WAITING_RULES = [r for r in EVERY_RULES if Problem(r, b"", 0, 0).placements_wait]
+
+# Small positions whose every state the test walks (`waiting_sample`): a sweep of seeds
+# 0-87 found the cut at work in settled states on these (on the others a talon card with a
+# column card to go on is mostly one that settling sends up first).
+WAITING_SEEDS = [11, 27, 35, 40, 63]
+
+
+def waiting_sample(seed: int) -> tuple[Position, Rules]:
+    """A small position of two suits (10 to 16 cards off the foundations) under one of the
+    rules where talon cards wait."""
+    rules = WAITING_RULES[seed % len(WAITING_RULES)]
+    shape = random.Random(seed)
+    position = small_position(
+        random.Random(f"talon-waits/{seed}"),
+        rules,
+        out=shape.randint(10, 16),
+        reserve=shape.randint(2, 6),
+        suits=2,
+        trap=shape.random(),
+    )
+    return position, rules
+
+
+def test_a_talon_card_put_on_a_column_is_covered_at_once_in_every_state(searcher: str) -> None:
+    """Every state reachable from small positions under the rules concerned, each known won
+    or lost by the engine's own moves: a fresh search gives each its verdict, though it
+    puts a talon card on a column only where the next step can cover it, and then takes
+    only such a step (`Problem.placement_used`). Both parts are at work: talon moves left
+    out, and a marked state with fewer steps than the same state unmarked."""
+    assert {r.token for r in WAITING_RULES} == {"D1TWF0", "D1TWEWF0"}
+    left_out = fewer = states_seen = 0
+    for seed in WAITING_SEEDS:
+        position, rules = waiting_sample(seed)
+        problem = Problem.of(position, rules)
+        without = Problem.of(position, rules, Techniques(talon_waits=False))
+        for here, winnable in every_state(position, rules, limit=20_000):
+            check(Solver(problem).solve_position(here, BIG), here, rules, winnable)
+            state = problem.settle(problem.state_of(here))
+            children = problem.successors(state)
+            left_out += len(children) < len(without.successors(state))
+            for _, _, child in children:
+                if child[6]:
+                    unmarked = (*child[:6], 0)
+                    fewer += len(problem.successors(child)) < len(problem.successors(unmarked))
+            states_seen += 1
+    assert states_seen > 20_000 and left_out > 100 and fewer > 200
