@@ -1520,6 +1520,7 @@ typedef struct {
     int64_t max_nodes;
     int64_t spent;        /* both threads' nodes, counted every 256 (atomic) */
     int64_t helper_spent; /* the helper's part of them (atomic) */
+    int64_t main_cpu;     /* the main thread's CPU time then, in nanoseconds (atomic) */
     int halt;             /* atomic */
 } Team;
 
@@ -1687,6 +1688,13 @@ static int prove(Run *run, Fp key, int32_t value, int32_t member) {
 }
 
 /* Whether the team's search is to stop: a thread has a verdict, or the budget is spent. */
+/* This thread's CPU time, in nanoseconds. */
+static int64_t thread_cpu(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 static int team_over(Team *team) {
     return __atomic_load_n(&team->halt, __ATOMIC_RELAXED) ||
            __atomic_load_n(&team->spent, __ATOMIC_RELAXED) >= team->max_nodes;
@@ -1700,6 +1708,7 @@ static int team_goes_on(Run *run, int64_t nodes) {
     run->counted = nodes;
     __atomic_add_fetch(&team->spent, fresh, __ATOMIC_RELAXED);
     if (run->helper) __atomic_add_fetch(&team->helper_spent, fresh, __ATOMIC_RELAXED);
+    else __atomic_store_n(&team->main_cpu, thread_cpu(), __ATOMIC_RELAXED);
     return !team_over(team);
 }
 
@@ -1950,8 +1959,11 @@ static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
    thread's test (LOOKAHEAD deep) can. On others it costs far more than it saves: there the
    helper goes on looking HELPER_FALLBACK cards deep, as a second pair of hands (every test
    is a proof on its own, whatever the depth; 2 or 4 were slower on classic deal 263). It
-   does so once it has made under HELPER_SLOW times as many nodes as the main thread over
-   HELPER_WINDOW seconds, or after HELPER_DEEP_SHARE of the budget's seconds. */
+   does so once it has made under HELPER_SLOW times as many nodes a second of its CPU time
+   as the main thread over HELPER_WINDOW seconds of each one's CPU time, or after
+   HELPER_DEEP_SHARE of the budget's seconds. CPU time, not the clock's: on a busy machine
+   either thread may wait a window out for a core, and the helper would fall back for
+   that alone (seen at a load of 12: classic deal 282 then took more than twice the nodes). */
 #define HELPER_LOOKAHEAD 8
 #define HELPER_FALLBACK 3
 #define HELPER_SLOW 0.08
@@ -1976,17 +1988,29 @@ static void *helper_main(void *arg) {
     Run *run = run_new(&h->rules, &h->mem, h->dead, team, &h->root, HELPER_SEED, 1, 1);
     if (!run) return NULL;
     int code = GOING_ON;
-    double since = now();      /* the current window began */
-    int64_t mine = 0, all = 0; /* the helper's and both threads' nodes then */
+    /* The current window began: the helper's and the main thread's CPU time, the
+       helper's and both threads' nodes. */
+    int64_t my_cpu = thread_cpu(), mine = 0, all = 0;
+    int64_t main_cpu = __atomic_load_n(&team->main_cpu, __ATOMIC_RELAXED);
+    const int64_t window = (int64_t)(HELPER_WINDOW * 1e9);
     while (code == GOING_ON && !team_over(team) && now() < h->deadline) {
         code = run_advance(run, 1 << 10, h->deadline, &h->out);
-        if (h->rules.lookahead == HELPER_FALLBACK || now() < since + HELPER_WINDOW) continue;
+        if (h->rules.lookahead == HELPER_FALLBACK) continue;
+        if (now() > h->deep_until) {
+            h->rules.lookahead = HELPER_FALLBACK;
+            continue;
+        }
+        int64_t my_cpu_now = thread_cpu();
+        int64_t main_cpu_now = __atomic_load_n(&team->main_cpu, __ATOMIC_RELAXED);
+        if (my_cpu_now - my_cpu < window || main_cpu_now - main_cpu < window) continue;
         int64_t mine_now = __atomic_load_n(&team->helper_spent, __ATOMIC_RELAXED);
         int64_t all_now = __atomic_load_n(&team->spent, __ATOMIC_RELAXED);
-        if (mine_now - mine < HELPER_SLOW * (double)((all_now - mine_now) - (all - mine)) ||
-            now() > h->deep_until)
-            h->rules.lookahead = HELPER_FALLBACK;
-        since = now();
+        double my_rate = (double)(mine_now - mine) / (double)(my_cpu_now - my_cpu);
+        double main_rate = (double)((all_now - mine_now) - (all - mine)) /
+                           (double)(main_cpu_now - main_cpu);
+        if (my_rate < HELPER_SLOW * main_rate) h->rules.lookahead = HELPER_FALLBACK;
+        my_cpu = my_cpu_now;
+        main_cpu = main_cpu_now;
         mine = mine_now;
         all = all_now;
     }
@@ -2008,6 +2032,7 @@ static Helper *helper_start(const Rules *r, Table *dead, Team *team, const Work 
     memset(team, 0, sizeof(Team));
     team->max_nodes = max_nodes;
     team->dead_mem.limit = limit; /* the shared table's growth meanwhile, as much again */
+    team->main_cpu = thread_cpu(); /* called on the main thread's */
     h->rules = *r;
     h->dead = dead;
     h->team = team;
