@@ -43,7 +43,11 @@ class Settings(BaseSettings):
     bench/server.py) and 8 on PostgreSQL (whose calls wait on the network)."""
     db_pool_size: int | None = None
     """Connections each server keeps open to PostgreSQL. Unset: one per database thread,
-    so that no call waits for a connection and none is opened and closed per call."""
+    so that no call waits for a connection and none is opened and closed per call. On
+    PostgreSQL with `db_event_loop` a second pool of up to as many serves the actions."""
+    db_event_loop: bool = True
+    """PostgreSQL: actions and game loads run on the event loop through asyncpg (two round
+    trips an action, no thread; app/store/pg_loop.py). False: on the database threads."""
     allowed_origins: list[str] = []
     """Origins besides the server's own that may post (e.g. the public https origin
     behind a proxy that rewrites Host)."""
