@@ -51,7 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     plain = Store(engine, idle_limit=settings.idle_limit_seconds)
     on_loop = None
     if not sqlite and settings.db_event_loop:
-        on_loop = EventLoopGames(plain, engine, pool_size=pool["pool_size"])
+        on_loop = EventLoopGames(plain, engine, pool_size=settings.db_loop_pool_size)
     store = AsyncStore(
         plain,
         threads=threads,
