@@ -12,7 +12,8 @@ statement — its own transaction — that changes the row only if it is still a
 
 So the action is applied to the row as committed and commits only if nothing came
 between (another action changes the version; a pause or a resume, `updated_at`; a new
-game that ends this one, `status`): the same outcome as under the row lock. The
+game that ends this one, `status`; a hint, `hints_used`): the same outcome as under the
+row lock. The
 statement's UPDATE takes the row lock, so it waits for, and then sees, any writer that
 holds it. What this path leaves alone goes to `Store.act` as before: a row that changed
 since it was read (a 409 there if `version` was given, else the action again on the new
@@ -59,12 +60,15 @@ _ENTRY = ("seq", "action", "undo_position", "undo_points", "undo_below")
 _ENTRY_TYPES = ("integer", "text", "text", "integer", "integer")
 _FIRST_ENTRY = 5 + len(_SAVED_COLUMNS)
 _ARRAYS = ", ".join(f"${index}::{kind}[]" for index, kind in enumerate(_ENTRY_TYPES, _FIRST_ENTRY))
+_HINTS = _FIRST_ENTRY + len(_ENTRY)
 # The save and the log entries in one statement (its own transaction): nothing is written
-# unless the row is still as read ($2 its version, $3 its updated_at).
+# unless the row is still as read ($2 its version, $3 its updated_at, then its hints count:
+# the answer shows it).
 SAVE = f"""
 WITH saved AS (
     UPDATE games SET {_SET}
     WHERE id = $1 AND version = $2 AND status = '{PLAYING}' AND updated_at = $3
+        AND hints_used = ${_HINTS}
     RETURNING id
 )
 INSERT INTO actions (game_id, at, {", ".join(_ENTRY)})
@@ -170,6 +174,7 @@ class EventLoopGames:
                 saving.moment,
                 *(values[f"new_{column}"] for column in _SAVED_COLUMNS),
                 *([entry[name] for entry in entries] for name in _ENTRY),
+                row.hints_used,
             )
         if written != f"INSERT 0 {len(entries)}":
             return None  # the row changed since it was read

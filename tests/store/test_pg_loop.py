@@ -1,6 +1,6 @@
 """PostgreSQL's actions on the event loop (app/store/pg_loop.py): what they commit is what
 the store reads back and the replay rebuilds; a row that changed between the read and the
-write (another action, a pause, a new game) is written by nobody but the store's own
+write (another action, a pause, a new game, a hint) is written by nobody but the store's own
 path; a win is counted; every event loop has its own pool."""
 
 from __future__ import annotations
@@ -160,8 +160,9 @@ def interrupted(store: Store, game_id: str, between: Between) -> Action:
         lambda store, game_id: store.act(PLAYER, game_id, action("draw")),
         lambda store, game_id: store.pause(PLAYER, game_id),
         lambda store, game_id: store.create_game(PLAYER, CODE),
+        lambda store, game_id: store.record_hint(PLAYER, game_id, version=1),
     ],
-    ids=["another action", "a pause", "a new game"],
+    ids=["another action", "a pause", "a new game", "a hint"],
 )
 def test_a_row_that_changed_since_it_was_read_is_not_written(
     store: Store, on_loop: EventLoopGames, clock: Clock, between: Between
