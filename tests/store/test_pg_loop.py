@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine, Iterator
-from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -21,14 +20,11 @@ from app.store import (
     Store,
     StoredGame,
     VersionConflict,
-    make_engine,
-    migrate,
 )
 from app.store.aio import AsyncStore
 from app.store.games import Action
 from app.store.models import actions
 from app.store.pg_loop import EventLoopGames
-from tests.conftest import Databases
 from tests.shared import Clock
 from tests.store.test_results import winning_line
 
@@ -39,18 +35,8 @@ Between = Callable[[Store, str], object]
 
 
 @pytest.fixture
-def engine(postgres_server: str, tmp_path: Path) -> Iterator[Engine]:
-    databases = Databases("postgresql", tmp_path, postgres_server)
-    engine = make_engine(databases.new(), pool_size=2)
-    migrate(engine)
-    yield engine
-    engine.dispose()
-    databases.drop_all()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def engine(postgresql_engine: Engine) -> Engine:
+    return postgresql_engine
 
 
 @pytest.fixture
