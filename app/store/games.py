@@ -36,7 +36,7 @@ from app.store.sql import Prepared, Transaction, on_connection, transaction
 ID_BYTES = 16  # 128 random bits: game and player ids cannot be guessed
 # What an id looks like (token_urlsafe); anything else names no game and never
 # reaches the database (PostgreSQL refuses text with a NUL byte, for one).
-_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
 # Resuming looks at this many of a player's newest unfinished games.
 RESUME_CANDIDATES = 50
 # Without a version, an action that meets a concurrent one is simply tried again.
@@ -249,7 +249,7 @@ _GAME = (
     .join(players, players.c.id == games.c.player_id)
     .where(games.c.id == bindparam("game_id"), games.c.player_id == bindparam("player_id"))
 )
-_SAVED_COLUMNS = (
+SAVED_COLUMNS = (
     "version",
     "score",
     "points",
@@ -336,8 +336,8 @@ class Statements:
                 .where(actions.c.game_id == bindparam("game_id"))
                 .order_by(actions.c.seq)
             ),
-            save=prepared(_save(_SAVED_COLUMNS)),
-            save_with_status=prepared(_save(_SAVED_COLUMNS + _STATUS_COLUMNS)),
+            save=prepared(_save(SAVED_COLUMNS)),
+            save_with_status=prepared(_save(SAVED_COLUMNS + _STATUS_COLUMNS)),
             insert_player=prepared(
                 dialect_insert(players).on_conflict_do_nothing(index_elements=[players.c.id])
             ),
@@ -784,7 +784,7 @@ class Store:
     def _select(
         self, tx: Transaction, player_id: str, game_id: str, *, lock: bool = False
     ) -> GameRecord:
-        if not _ID.fullmatch(game_id):
+        if not ID_PATTERN.fullmatch(game_id):
             raise GameNotFound(game_id)
         query = self._sql.game_for_update if lock else self._sql.game
         row = tx.one_or_none(query, {"game_id": game_id, "player_id": player_id})

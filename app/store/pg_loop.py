@@ -31,8 +31,8 @@ from sqlalchemy import Engine
 
 from app.engine.state import UndoEntry
 from app.store.games import (
-    _ID,
-    _SAVED_COLUMNS,
+    ID_PATTERN,
+    SAVED_COLUMNS,
     Action,
     GameNotFound,
     GameRecord,
@@ -55,10 +55,10 @@ LEFT OUTER JOIN actions AS top_entry
     ON top_entry.game_id = games.id AND top_entry.seq = games.undo_top
 WHERE games.id = $1 AND games.player_id = $2
 """
-_SET = ", ".join(f"{column} = ${index}" for index, column in enumerate(_SAVED_COLUMNS, 5))
+_SET = ", ".join(f"{column} = ${index}" for index, column in enumerate(SAVED_COLUMNS, 5))
 _ENTRY = ("seq", "action", "undo_position", "undo_points", "undo_below")
 _ENTRY_TYPES = ("integer", "text", "text", "integer", "integer")
-_FIRST_ENTRY = 5 + len(_SAVED_COLUMNS)
+_FIRST_ENTRY = 5 + len(SAVED_COLUMNS)
 _ARRAYS = ", ".join(f"${index}::{kind}[]" for index, kind in enumerate(_ENTRY_TYPES, _FIRST_ENTRY))
 _HINTS = _FIRST_ENTRY + len(_ENTRY)
 # The save and the log entries in one statement (its own transaction): nothing is written
@@ -143,7 +143,7 @@ class EventLoopGames:
         """`Store.act` when it can be done here: the game as committed; None when it is
         left to `Store.act` (nothing was written). Raises GameNotFound, VersionConflict
         and what the action raises, as `Store.act`."""
-        if not _ID.fullmatch(game_id):
+        if not ID_PATTERN.fullmatch(game_id):
             raise GameNotFound(game_id)
         async with (await self.pool()).acquire() as connection:
             found = await connection.fetchrow(READ, game_id, player_id)
@@ -172,7 +172,7 @@ class EventLoopGames:
                 row.version,
                 row.updated_at,
                 saving.moment,
-                *(values[f"new_{column}"] for column in _SAVED_COLUMNS),
+                *(values[f"new_{column}"] for column in SAVED_COLUMNS),
                 *([entry[name] for entry in entries] for name in _ENTRY),
                 row.hints_used,
             )
@@ -183,7 +183,7 @@ class EventLoopGames:
 
     async def load_game(self, player_id: str, game_id: str) -> StoredGame:
         """`Store.load_game`: the player's game; raises GameNotFound."""
-        if not _ID.fullmatch(game_id):
+        if not ID_PATTERN.fullmatch(game_id):
             raise GameNotFound(game_id)
         found = await (await self.pool()).fetchrow(READ, game_id, player_id)
         if found is None:
