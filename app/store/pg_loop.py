@@ -130,12 +130,14 @@ class EventLoopGames:
             await pool.close()
 
     def terminate(self) -> None:
-        """Drop every pool's connections at once (after their loops stopped: a test's)."""
-        pools, self._pools = self._pools, {}
-        for loop, pool in pools.items():
-            if loop.is_closed():
-                continue  # the pool cannot be told any more; its sockets close with it
-            pool.terminate()
+        """Drop the connections of the pools whose loops have stopped (a test's); a loop
+        still running (another thread's) closes its own, and a closed one's sockets
+        close with it."""
+        for loop, pool in list(self._pools.items()):
+            if not loop.is_running():
+                del self._pools[loop]
+                if not loop.is_closed():
+                    pool.terminate()
 
     async def act(
         self, player_id: str, game_id: str, action: Action, *, version: int | None
