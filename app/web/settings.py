@@ -50,8 +50,8 @@ class Settings(BaseSettings):
     db_loop_pool_size: int = 16
     """PostgreSQL with `db_event_loop`: at most this many connections for the actions
     (opened as needed, closed after 5 idle minutes). An action holds one while the event
-    loop turns to it between its two statements: on a busy loop 8 made moves queue for
-    them (bench/server.py, 32 players)."""
+    loop turns to it between its two statements: on a busy loop, with 8, moves queued
+    for them (bench/server.py, 32 players; README, deployment)."""
     allowed_origins: list[str] = []
     """Origins besides the server's own that may post (e.g. the public https origin
     behind a proxy that rewrites Host)."""
