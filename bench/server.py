@@ -176,11 +176,18 @@ async def health_player(connection: Connection, phase: Phase, stop: float, think
 
 
 async def move_player(
-    connection: Connection, phase: Phase, stop: float, seed: int, think: float
+    connection: Connection,
+    phase: Phase,
+    stop: float,
+    seed: int,
+    think: float,
+    games: dict[int, dict[str, object]],
 ) -> None:
+    """Moves until `stop` in the player's game from `games` (the warm-up's: so that the
+    measured phase does not start with every player's new game), left there at the end."""
     rng = random.Random(seed)
     clock = time.perf_counter
-    game = await new_game(connection)
+    game = games.get(seed) or await new_game(connection)
     while clock() < stop:
         if think:
             await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
@@ -199,6 +206,7 @@ async def move_player(
         else:
             phase.errors += 1
             game = await new_game(connection)
+    games[seed] = game
 
 
 async def run_phase(
@@ -210,6 +218,7 @@ async def run_phase(
     think: float,
 ) -> Phase:
     # A short unrecorded warm-up, then the measured run.
+    games: dict[int, dict[str, object]] = {}
     for measured in (False, True):
         phase = Phase(name)
         length = seconds if measured else warmup
@@ -220,7 +229,9 @@ async def run_phase(
         if name == "healthz":
             jobs = [health_player(c, phase, stop, think) for c in connections]
         else:
-            jobs = [move_player(c, phase, stop, i, think) for i, c in enumerate(connections)]
+            jobs = [
+                move_player(c, phase, stop, i, think, games) for i, c in enumerate(connections)
+            ]
         await asyncio.gather(*jobs)
         phase.seconds = time.perf_counter() - began
         phase.server_cpu = cpu_seconds(pids) - cpu_before

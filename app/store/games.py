@@ -36,7 +36,7 @@ from app.store.sql import Prepared, Transaction, on_connection, transaction
 ID_BYTES = 16  # 128 random bits: game and player ids cannot be guessed
 # What an id looks like (token_urlsafe); anything else names no game and never
 # reaches the database (PostgreSQL refuses text with a NUL byte, for one).
-_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
 # Resuming looks at this many of a player's newest unfinished games.
 RESUME_CANDIDATES = 50
 # Without a version, an action that meets a concurrent one is simply tried again.
@@ -220,13 +220,36 @@ class GameRecord(NamedTuple):
     double_click: bool
 
 
+def undo_entry(position: str, points: int, below: int | None) -> UndoEntry:
+    """An undo entry from its log row's columns (undo_position, undo_points, undo_below)."""
+    return UndoEntry(decode_position(position), points, below)
+
+
+@dataclass(slots=True)
+class Saving:
+    """What saving a game after an action writes (`Store.saving`): the save statement's
+    values (`new_<column>`, `game_id`, `read_version`), the new log entries' rows, the
+    game's status after it, and the moment of the save."""
+
+    values: dict[str, Any]
+    entries: list[dict[str, Any]]
+    status: str
+    moment: datetime
+
+    def done(self, stored: StoredGame) -> None:
+        """The save is committed: the stored game says so."""
+        stored.status = self.status
+        stored.updated_at = self.moment
+        stored.paused = False
+
+
 _GAME_COLUMNS = [getattr(games.c, name) for name in GameRecord._fields[:-1]]
 _GAME = (
     select(*_GAME_COLUMNS, players.c.double_click)
     .join(players, players.c.id == games.c.player_id)
     .where(games.c.id == bindparam("game_id"), games.c.player_id == bindparam("player_id"))
 )
-_SAVED_COLUMNS = (
+SAVED_COLUMNS = (
     "version",
     "score",
     "points",
@@ -313,8 +336,8 @@ class Statements:
                 .where(actions.c.game_id == bindparam("game_id"))
                 .order_by(actions.c.seq)
             ),
-            save=prepared(_save(_SAVED_COLUMNS)),
-            save_with_status=prepared(_save(_SAVED_COLUMNS + _STATUS_COLUMNS)),
+            save=prepared(_save(SAVED_COLUMNS)),
+            save_with_status=prepared(_save(SAVED_COLUMNS + _STATUS_COLUMNS)),
             insert_player=prepared(
                 dialect_insert(players).on_conflict_do_nothing(index_elements=[players.c.id])
             ),
@@ -761,7 +784,7 @@ class Store:
     def _select(
         self, tx: Transaction, player_id: str, game_id: str, *, lock: bool = False
     ) -> GameRecord:
-        if not _ID.fullmatch(game_id):
+        if not ID_PATTERN.fullmatch(game_id):
             raise GameNotFound(game_id)
         query = self._sql.game_for_update if lock else self._sql.game
         row = tx.one_or_none(query, {"game_id": game_id, "player_id": player_id})
@@ -770,15 +793,20 @@ class Store:
         return GameRecord(*row)
 
     def _stored(self, tx: Transaction, row: GameRecord) -> StoredGame:
-        code = parse_code(row.code)
         game_id = row.id
         query = self._sql.undo_entry
 
         def load(seq: int) -> UndoEntry:
             entry = tx.one_or_none(query, {"game_id": game_id, "seq": seq})
             assert entry is not None, f"undo entry {seq} of game {game_id} is missing"
-            return UndoEntry(decode_position(entry[0]), entry[1], entry[2])
+            return undo_entry(*entry)
 
+        return self.restore(row, load)
+
+    def restore(self, row: GameRecord, load: Callable[[int], UndoEntry]) -> StoredGame:
+        """The game of a row as read; `load(seq)` gives the undo entries it pops."""
+        code = parse_code(row.code)
+        game_id = row.id
         undo = UndoStack(
             code.rules.undo_limit,
             version=row.version,
@@ -813,6 +841,32 @@ class Store:
     ) -> bool:
         """Write the game's new actions and state, and count it if it is won now; False if
         another writer got there first."""
+        saving = self.saving(row, stored)
+        values, status = saving.values, saving.status
+        statement = self._sql.save
+        if status != row.status:
+            statement = self._sql.save_with_status
+            won = status == WON
+            values.update(new_status=status, new_finished_at=saving.moment if won else None)
+        # On PostgreSQL the count comes after the commit (None), but the game's row lock
+        # makes the version check certain, and the log's key (game, seq) refuses a second
+        # writer's entry, which rolls the whole transaction back.
+        changed = tx.write(statement, values)
+        if changed is not None and changed != 1:
+            return False
+        entries = saving.entries
+        if len(entries) == 1:
+            tx.write(self._sql.insert_actions, entries[0])
+        elif entries:
+            tx.execute_many(self._sql.insert_actions, entries)
+        saving.done(stored)
+        if status == WON and row.status != WON:
+            self._count(tx, player_id, stored.finished())
+        return True
+
+    def saving(self, row: GameRecord, stored: StoredGame) -> Saving:
+        """What saving the game after its action writes: the game row's new values (for
+        the save statement) and the new log entries. Sets the game's seconds played."""
         game, undo = stored.game, stored.undo
         assert undo is not None, "only a game the store restored is saved"
         moment = self.clock()
@@ -833,16 +887,6 @@ class Store:
             "new_updated_at": moment,
             "new_paused": False,  # an action starts a paused clock again
         }
-        statement = self._sql.save
-        if status != row.status:
-            statement = self._sql.save_with_status
-            values.update(new_status=status, new_finished_at=moment if won else None)
-        # On PostgreSQL the count comes after the commit (None), but the game's row lock
-        # makes the version check certain, and the log's key (game, seq) refuses a second
-        # writer's entry, which rolls the whole transaction back.
-        changed = tx.write(statement, values)
-        if changed is not None and changed != 1:
-            return False
         pushed = undo.pushed
         entries = []
         for seq, action in enumerate(game.actions, start=game.base_version + 1):
@@ -863,13 +907,4 @@ class Store:
                     "undo_below": entry.below if entry else None,
                 }
             )
-        if len(entries) == 1:
-            tx.write(self._sql.insert_actions, entries[0])
-        elif entries:
-            tx.execute_many(self._sql.insert_actions, entries)
-        stored.status = status
-        stored.updated_at = moment
-        stored.paused = False
-        if won and row.status != WON:
-            self._count(tx, player_id, stored.finished())
-        return True
+        return Saving(values, entries, status, moment)

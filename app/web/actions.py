@@ -44,7 +44,7 @@ async def _act(
     store: AsyncStore, player_id: str, game_id: str, action: Action, version: int | None
 ) -> StoredGame:
     """Apply and commit one action; raises GameNotFound, VersionConflict, EngineError."""
-    return await store.run(Store.act, player_id, game_id, action, version=version)
+    return await store.act(player_id, game_id, action, version=version)
 
 
 async def play(

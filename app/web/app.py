@@ -13,6 +13,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.store import Store, make_engine, migrate
 from app.store.aio import AsyncStore
 from app.store.db import Checkpointer
+from app.store.pg_loop import EventLoopGames
 from app.store.prune import Pruner
 from app.web import api, messages, metrics, pages, solver_routes
 from app.web.assets import Assets, CachedStaticFiles
@@ -47,10 +48,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         url, background_checkpoints=True, wal_limit_bytes=settings.sqlite_wal_limit_bytes, **pool
     )
     migrate(engine)
+    plain = Store(engine, idle_limit=settings.idle_limit_seconds)
+    on_loop = None
+    if not sqlite and settings.db_event_loop:
+        on_loop = EventLoopGames(plain, engine, pool_size=settings.db_loop_pool_size)
     store = AsyncStore(
-        Store(engine, idle_limit=settings.idle_limit_seconds),
+        plain,
         threads=threads,
         checkpointer=Checkpointer(engine) if sqlite else None,
+        games=on_loop,
     )
 
     pruner = Pruner(
@@ -64,7 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         # Stop the checkpoints and close the connections; all restart if the app does.
         pruner.stop()
-        store.stop()
+        await store.stop_here()
 
     app = FastAPI(
         title="Canfield",

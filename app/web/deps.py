@@ -12,7 +12,7 @@ from typing import Annotated, cast
 
 from fastapi import Depends, Request
 
-from app.store import Store, StoredGame
+from app.store import StoredGame
 from app.store.aio import AsyncStore
 from app.web.computer import ComputerPlayer, computer_for
 from app.web.identity import player_id
@@ -50,7 +50,7 @@ ComputerDep = Annotated[ComputerPlayer, Depends(get_computer)]
 
 async def get_game(game_id: str, store: StoreDep, player: PlayerIdDep) -> StoredGame:
     """The requesting player's game `game_id`; 404 for anyone else's."""
-    return await store.run(Store.load_game, player, game_id)
+    return await store.load_game(player, game_id)
 
 
 GameDep = Annotated[StoredGame, Depends(get_game)]

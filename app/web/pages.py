@@ -222,7 +222,7 @@ async def refused(
     with the reason."""
     if is_htmx(request):
         return render.message(request, reason, status_code)
-    current = await store.run(Store.load_game, player, game_id)
+    current = await store.load_game(player, game_id)
     prefs = await store.run(Store.prefs, player)
     return render.page(request, current, prefs, message=reason, status_code=status_code)
 

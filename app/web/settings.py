@@ -44,6 +44,14 @@ class Settings(BaseSettings):
     db_pool_size: int | None = None
     """Connections each server keeps open to PostgreSQL. Unset: one per database thread,
     so that no call waits for a connection and none is opened and closed per call."""
+    db_event_loop: bool = True
+    """PostgreSQL: actions and game loads run on the event loop through asyncpg (two round
+    trips an action, no thread; app/store/pg_loop.py). False: on the database threads."""
+    db_loop_pool_size: int = 16
+    """PostgreSQL with `db_event_loop`: at most this many connections for the actions
+    (opened as needed, closed after 5 idle minutes). An action holds one while the event
+    loop turns to it between its two statements: on a busy loop, with 8, moves queued
+    for them (bench/server.py, 32 players; README, deployment)."""
     allowed_origins: list[str] = []
     """Origins besides the server's own that may post (e.g. the public https origin
     behind a proxy that rewrites Host)."""

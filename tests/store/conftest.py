@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine
 
 from app.store import Store, make_engine, migrate
-from tests.shared import Clock
+from tests.shared import Clock, Databases
 
 
 @pytest.fixture
@@ -23,3 +25,14 @@ def store(database_url: str, clock: Clock) -> Iterator[Store]:
     yield store
     store.close()
     engine.dispose()
+
+
+@pytest.fixture
+def postgresql_engine(postgres_server: str, tmp_path: Path) -> Iterator[Engine]:
+    """A migrated engine on a fresh PostgreSQL database (its pool: 2 connections)."""
+    databases = Databases("postgresql", tmp_path, postgres_server)
+    engine = make_engine(databases.new(), pool_size=2)
+    migrate(engine)
+    yield engine
+    engine.dispose()
+    databases.drop_all()

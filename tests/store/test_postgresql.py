@@ -4,29 +4,21 @@ connections the server closed replaced without an error."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import psycopg
 import pytest
 from sqlalchemy import Engine, create_engine, text
 
 from app.engine import DealCode
-from app.store import Store, make_engine, migrate
+from app.store import Store
 from app.store.games import Action
-from tests.conftest import Databases
 
 CODE = DealCode.parse("CF1-D3-AAAAACL")
 
 
 @pytest.fixture
-def engine(postgres_server: str, tmp_path: Path) -> Iterator[Engine]:
-    databases = Databases("postgresql", tmp_path, postgres_server)
-    engine = make_engine(databases.new(), pool_size=2)
-    migrate(engine)
-    yield engine
-    engine.dispose()
-    databases.drop_all()
+def engine(postgresql_engine: Engine) -> Engine:
+    return postgresql_engine
 
 
 def draw() -> Action:
