@@ -692,8 +692,8 @@ class Problem:
         that column's first card (t a last card, but as a first card it stays until T'),
         whose old first card is free to move. If in every way t may leave, t' never can,
         no line wins. And so on, `depth` cards down the reserve. (Telling the ways apart,
-        rather than taking every column that may empty as emptied, halved the nodes that
-        proved skill deal 170 lost; a deeper look found no more.)
+        rather than taking every column that may empty as emptied, cut the nodes that prove
+        skill draw 3 deals lost by a quarter to a third, deal 106 from 873,000 to 126,000.)
         """
         held = _bits(self.reserve[:n]) | out_of_reach  # talon cards that stay (`talon_in_reach`)
         in_columns = firsts = last = 0
