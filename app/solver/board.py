@@ -692,8 +692,10 @@ class Problem:
         that column's first card (t a last card, but as a first card it stays until T'),
         whose old first card is free to move. If in every way t may leave, t' never can,
         no line wins. And so on, `depth` cards down the reserve. (Telling the ways apart,
-        rather than taking every column that may empty as emptied, cut the nodes that prove
-        skill draw 3 deals lost by a quarter to a third, deal 106 from 873,000 to 126,000.)
+        rather than taking every column that may empty as emptied, cut the nodes that proved
+        skill draw 3 deals lost by up to a third, deal 106 from 873,000 to 126,000; over
+        deals 0-499 at 7 million nodes on one thread, 9 % fewer nodes on the deals decided
+        before and after, 18 % with draw 1 and three passes, and 3 and 1 more deals decided.)
         """
         held = _bits(self.reserve[:n]) | out_of_reach  # talon cards that stay (`talon_in_reach`)
         in_columns = firsts = last = 0
