@@ -657,9 +657,72 @@ static uint64_t talon_in_reach(const Rules *r, const Work *w, int stay) {
     return reach;
 }
 
+/* board.Problem._top_grow: the least sets `up` and `last` closed under `_top_trapped`'s
+   rules, the first cards `firsts` staying; `count` follows `up`. */
+static void top_grow(const Rules *r, const Work *w, uint64_t firsts, uint64_t talon,
+                     uint64_t *up_io, uint64_t *last_io, int *count) {
+    uint64_t up = *up_io, last = *last_io, was_up, was_last;
+    do {
+        was_up = up;
+        was_last = last;
+        for (uint64_t fresh = last; fresh;) { /* talon cards onto possible last cards */
+            fresh = children_of(fresh) & talon & ~last;
+            last |= fresh;
+        }
+        uint64_t free = (last | talon) & ~firsts;
+        for (int suit = 0; suit < 4; suit++)
+            while (count[suit] < 13) {
+                int card = suit * 13 + (r->start_rank + count[suit]) % 13;
+                if (!(free >> card & 1)) break;
+                up |= 1ULL << card;
+                count[suit]++;
+            }
+        for (int i = 0; i < 4; i++) {
+            const uint8_t *col = w->col[i];
+            for (int k = w->len[i] - 2; k >= 0; k--) {
+                int on = col[k + 1];
+                if (last >> col[k] & 1) continue;
+                if (!(up >> on & 1) && !(last >> on & 1 && PARENTS[on] & last)) break;
+                last |= 1ULL << col[k];
+            }
+        }
+    } while (up != was_up || last != was_last);
+    *up_io = up;
+    *last_io = last;
+}
+
+/* board.Problem._top_never_leaves: whether the top of the reserve's n cards, or one below
+   it down to index `deepest`, can never leave it, in every way the cards above may have
+   left (each way with its own first cards). */
+static int top_never_leaves(const Rules *r, const Work *w, int n, int deepest, uint64_t firsts,
+                            uint64_t talon, uint64_t up, uint64_t last, const int *count_in) {
+    int count[4];
+    memcpy(count, count_in, sizeof count);
+    top_grow(r, w, firsts, talon, &up, &last, count);
+    int t = r->reserve[n - 1];
+    uint64_t emptied = 0; /* the first cards whose column may empty now */
+    for (uint64_t x = firsts; x; x &= x - 1) {
+        int first = __builtin_ctzll(x);
+        if ((last >> first & 1 && !(suit_below(r, first) & ~up)) || PARENTS[first] & last)
+            emptied |= 1ULL << first;
+    }
+    int direct = !(suit_below(r, t) & ~up) || (PARENTS[t] & last) != 0; /* up, or onto a card */
+    if (!direct && !emptied) return 1;
+    if (n - 1 <= deepest) return 0;
+    uint64_t bit = 1ULL << t;
+    if (direct && !top_never_leaves(r, w, n - 1, deepest, firsts, talon | bit, up, last | bit, count))
+        return 0;
+    for (uint64_t x = emptied; x; x &= x - 1)
+        if (!top_never_leaves(r, w, n - 1, deepest, (firsts & ~(x & -x)) | bit, talon, up,
+                              last | bit, count))
+            return 0;
+    return 1;
+}
+
 /* board.Problem._top_trapped: with top-or-all moves, whether the reserve's top card or one
    of the next `lookahead` can never leave it, from what may happen before it does (the
-   least sets `up` and `last`, grown card by card down the reserve). */
+   least sets `up` and `last`, grown card by card down the reserve, in each way the cards
+   above may have left). */
 static int top_trapped(const Rules *r, const Work *w) {
     int n = w->reserve, deepest = n - 1 - r->lookahead;
     uint64_t talon = talon_in_reach(r, w, deepest > 0 ? deepest : 0);
@@ -670,51 +733,10 @@ static int top_trapped(const Rules *r, const Work *w) {
         firsts |= 1ULL << col[0];
         last |= 1ULL << col[w->len[i] - 1];
     }
-    uint64_t up = ALL_CARDS & ~(held | talon | in_columns), maybe_firsts = 0, was_up, was_last;
+    uint64_t up = ALL_CARDS & ~(held | talon | in_columns);
     int count[4]; /* per suit, the cards that may be up: from the start rank, in order */
     for (int suit = 0; suit < 4; suit++) count[suit] = w->found[suit];
-    for (int m = n - 1; m >= 0 && m >= deepest; m--) {
-        do {
-            was_up = up;
-            was_last = last;
-            for (uint64_t fresh = last; fresh;) { /* talon cards onto possible last cards */
-                fresh = children_of(fresh) & talon & ~last;
-                last |= fresh;
-            }
-            uint64_t free = (last | talon) & ~firsts;
-            for (int suit = 0; suit < 4; suit++)
-                while (count[suit] < 13) {
-                    int card = suit * 13 + (r->start_rank + count[suit]) % 13;
-                    if (!(free >> card & 1)) break;
-                    up |= 1ULL << card;
-                    count[suit]++;
-                }
-            for (int i = 0; i < 4; i++) {
-                const uint8_t *col = w->col[i];
-                for (int k = w->len[i] - 2; k >= 0; k--) {
-                    int on = col[k + 1];
-                    if (last >> col[k] & 1) continue;
-                    if (!(up >> on & 1) && !(last >> on & 1 && PARENTS[on] & last)) break;
-                    last |= 1ULL << col[k];
-                }
-            }
-        } while (up != was_up || last != was_last);
-        uint64_t emptied = 0; /* the first cards whose column may empty now */
-        for (uint64_t x = firsts | maybe_firsts; x; x &= x - 1) {
-            int first = __builtin_ctzll(x);
-            if ((last >> first & 1 && !(suit_below(r, first) & ~up)) || PARENTS[first] & last)
-                emptied |= 1ULL << first;
-        }
-        int t = r->reserve[m];
-        if (suit_below(r, t) & ~up && !(PARENTS[t] & last) && !emptied) return 1;
-        talon |= 1ULL << t;
-        last |= 1ULL << t;
-        if (emptied) { /* they may still be first cards, or free; t may be one */
-            firsts &= ~emptied;
-            maybe_firsts |= emptied | 1ULL << t;
-        }
-    }
-    return 0;
+    return top_never_leaves(r, w, n, deepest > 0 ? deepest : 0, firsts, talon, up, last, count);
 }
 
 /* board.Problem.reserve_stuck */

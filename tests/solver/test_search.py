@@ -341,6 +341,33 @@ def test_verdicts_agree_where_a_trapped_reserve_card_cuts_the_search(
         assert any(cuts)
 
 
+# Small top-or-all positions (`deep_reserve_sample`) whose every state the test below walks:
+# where the reserve test proves states lost (6, 20) and where it does so only since it tells
+# apart the ways each reserve card may leave (57, won, and the others, lost: a sweep of
+# seeds 0-700 against the test before, which took every column that may empty as emptied).
+TRAPPED_SEEDS = [6, 20, 57, 93, 117, 141, 167]
+
+
+def test_a_trapped_reserve_card_is_only_found_in_lost_states() -> None:
+    """Every state reachable from small positions under top-or-all rule sets, each known won
+    or lost by the engine's own moves: wherever the reserve test (`_top_trapped`) says a
+    reserve card can never leave, no line wins. It says so in a hundred of them, on the way
+    to a win as well as to a loss, and in a score of them only by looking past the top card."""
+    fired = deeper = on_won = 0
+    for seed in TRAPPED_SEEDS:
+        position, rules = deep_reserve_sample(seed, "top-or-all")
+        problem = Problem.of(position, rules)
+        states = every_state(position, rules, limit=20_000)
+        for here, winnable in states:
+            state = problem.state_of(here)
+            if problem.reserve_stuck(state):
+                assert not winnable, (seed, state)
+                fired += 1
+                deeper += not problem.reserve_stuck(state, lookahead=0)
+                on_won += states[0][1]
+    assert fired > 100 and deeper > 15 and on_won > 10
+
+
 # The rules `Problem._top_deadlocked` applies to: top-or-all moves, empty columns taking
 # only the waste's card, no cards back from the foundations (any draw, passes, autocomplete).
 TOP_DEADLOCK_RULES = [
