@@ -992,6 +992,7 @@ typedef struct {
     const Table *dead; /* the proved-lost states, or NULL (then no child is `weakest`) */
     uint64_t tops;     /* the waste tops drawing reaches, as card bits */
     int prune_swaps;   /* any-run moves and no autocomplete: see `exposes_use` */
+    int prune_returns; /* and cards back from the foundations, a pass limit: `returns_use` */
 } Emit;
 
 /* Whether board.Problem.pointer_keys finds any for w: draw 3, unlimited passes, and a
@@ -1047,6 +1048,8 @@ static int passed(const Table *dead, Fp key, int32_t value, int kind) {
     return 0;
 }
 
+static int returns_use(const Emit *e, const Work *w, int card);
+
 /* A step's result: settle it, drop it if lost, key it. */
 static void emit(Emit *e, Work *child, int priority, int draws, int card, int target) {
     if (e->n >= MAX_CHILDREN) return; /* cannot happen: at most a few dozen steps */
@@ -1054,6 +1057,7 @@ static void emit(Emit *e, Work *child, int priority, int draws, int card, int ta
     /* With whole-column moves, a move to a foundation only takes cards out (and an emptied
        column's reserve card is alone): it cannot make a deadlock the parent had not. */
     if (!(target == FOUNDATION && e->parent_clear) && lost(e->r, child)) return;
+    if (priority == FROM_FOUNDATION && e->prune_returns && !returns_use(e, child, card)) return;
     uint64_t a, b, position = pointer_class(e->r, child);
     hash_columns(child, &a, &b);
     Child *c = &e->out[e->n++];
@@ -1104,6 +1108,36 @@ static int exposes_use(const Emit *e, const Work *w, int i, int s, int j) {
     return 0;
 }
 
+/* board.Problem.returns_use: whether `card`, just come back from its foundation to a column's
+   end (w, settled), has something to do next (why the search may skip it if not is told
+   there). */
+static int returns_use(const Emit *e, const Work *w, int card) {
+    const Rules *r = e->r;
+    int j = column_with_top(w, card);
+    uint64_t kids = 1ULL << CHILD[card][0] | 1ULL << CHILD[card][1], others = 0, ends = 0;
+    int empty = 0;
+    if (w->reserve && kids >> r->reserve[w->reserve - 1] & 1) return 1;
+    if (kids & e->tops) return 1;
+    for (int suit = 0; suit < 4; suit++) {
+        int count = w->found[suit];
+        if (count && kids >> (suit * 13 + (r->start_rank + count - 1) % 13) & 1) return 1;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (i == j) continue;
+        if (!w->len[i]) empty = 1;
+        else ends |= 1ULL << w->col[i][w->len[i] - 1];
+        for (int k = 0; k < w->len[i]; k++) others |= 1ULL << w->col[i][k];
+    }
+    if (kids & others) return 1;
+    for (int k = 0; k < w->len[j] - 1; k++)
+        if (empty || PARENTS[w->col[j][k]] & ends) return 1;
+    if (r->rel[card]) {
+        int under = card / 13 * 13 + (card - 1) % 13;
+        return empty || (PARENTS[under] & ends) != 0;
+    }
+    return 0;
+}
+
 static void run_move(Emit *e, const Work *w, int i, int s, int j) {
     if (s && e->prune_swaps && !exposes_use(e, w, i, s, j)) return;
     Work child = *w;
@@ -1125,7 +1159,8 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
 /* `successors` of a state whose reserve is not stuck. */
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead) {
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
-              r->mode == MODE_ANY_RUN && !r->autocomplete};
+              r->mode == MODE_ANY_RUN && !r->autocomplete,
+              r->mode == MODE_ANY_RUN && !r->autocomplete && r->returns && r->passes >= 0};
     Work child;
     int empty = -1;
     for (int j = 3; j >= 0; j--)

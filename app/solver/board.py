@@ -415,12 +415,71 @@ class Problem:
             return []
         settle = self.settle
         lost = self.lost
+        returns = self.prunes_returns
         out = []
         for priority, step, child in self.moves(state, prune=True):
             child = settle(child)
+            if returns and priority == FROM_FOUNDATION and not self.returns_use(child, step[1]):
+                continue
             if not lost(child):
                 out.append((priority, step, child))
         return out
+
+    @property
+    def prunes_returns(self) -> bool:
+        """Whether the search leaves out the cards back from the foundations that
+        `returns_use` turns down: with `swap_pruning`, any-run moves, no autocomplete
+        and a pass limit (it holds without one too, but is measured only with one)."""
+        rules = self.rules
+        return (
+            self.techniques.swap_pruning
+            and rules.foundation_to_tableau
+            and rules.tableau_moves == "any-run"
+            and not rules.autocomplete
+            and rules.passes is not None
+        )
+
+    def returns_use(self, state: State, card: int) -> bool:
+        """Whether `card`, just come back from its foundation to a column's end (and
+        settled: `state`), has something to do next: take a card that fits on it (the
+        reserve's top, a waste top that draws reach, a foundation's top, a column card
+        with the cards on it), move on with cards from under it, or let the card under
+        it on its foundation come back too.
+
+        Otherwise the search leaves the move out. Take a winning line that starts with
+        such a move m and let m' be the first later move that needs the card off its
+        foundation: one of those, or the card moving alone or going up again (which,
+        right after m, a shorter line does in one move or none). The moves in between
+        do not touch the card, nor the card or empty column it came down on (nothing
+        can go there while the card is), nor its suit's foundation: they can all be
+        played first, with the card still up, and then m, which is still legal, and m'.
+        (Settling after m sends no card of its suit up, and moves no card it waits for.)
+        So some winning line of the same length starts otherwise; the naive-search tests
+        check it under every rule set it applies to.
+        """
+        columns, talon, pointer, reserve_count, found, pass_number, _ = state
+        rel = self.rel
+        j = next(i for i in range(4) if columns[i] and columns[i][-1] == card)
+        kids = _CHILDREN[card]
+        for y in kids:
+            if reserve_count and self.reserve[reserve_count - 1] == y:
+                return True
+            if found[y // 13] and rel[y] == found[y // 13] - 1:
+                return True
+            if any(i != j and y in columns[i] for i in range(4)):
+                return True
+        if talon and any(
+            talon[q - 1] in kids for q, _, _ in self.reach(pointer, len(talon), pass_number)
+        ):
+            return True
+        ends = {columns[i][-1] for i in range(4) if i != j and columns[i]}
+        empty = not all(columns)
+        if any(empty or ends.intersection(_PARENTS[z]) for z in columns[j][:-1]):
+            return True
+        if rel[card]:
+            under = card // 13 * 13 + (card - 1) % 13
+            return empty or bool(ends.intersection(_PARENTS[under]))
+        return False
 
     def reserve_stuck(
         self, state: State, lookahead: int = RESERVE_LOOKAHEAD, certain: bool = RESERVE_CERTAIN
