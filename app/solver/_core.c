@@ -993,6 +993,9 @@ typedef struct {
     uint64_t tops;     /* the waste tops drawing reaches, as card bits */
     int prune_swaps;   /* any-run moves and no autocomplete: see `exposes_use` */
     int prune_returns; /* and cards back from the foundations, a pass limit: `returns_use` */
+    int returned;      /* with `prune_returns`, the parent's protected card (or -1), */
+    int returned_col;  /* its column, */
+    uint64_t returned_under; /* and the cards under it: board.Problem._returned_once */
 } Emit;
 
 /* Whether board.Problem.pointer_keys finds any for w: draw 3, unlimited passes, and a
@@ -1050,9 +1053,27 @@ static int passed(const Table *dead, Fp key, int32_t value, int kind) {
 
 static int returns_use(const Emit *e, const Work *w, int card);
 
+/* board.Problem.prunes_returns */
+static int returns_pruned(const Rules *r) {
+    return r->mode == MODE_ANY_RUN && !r->autocomplete && r->returns && r->passes >= 0;
+}
+
+/* Whether a step uses the card the parent brought back from its foundation
+   (board.Problem._returned_once). */
+static int uses_returned(const Emit *e, int priority, int card, int target) {
+    int x = e->returned;
+    if (target == e->returned_col && (CHILD[x][0] == card || CHILD[x][1] == card)) return 1;
+    if (e->returned_under >> card & 1) return 1;
+    return priority == FROM_FOUNDATION && e->r->rel[x] && card == x / 13 * 13 + (x % 13 + 12) % 13;
+}
+
 /* A step's result: settle it, drop it if lost, key it. */
 static void emit(Emit *e, Work *child, int priority, int draws, int card, int target) {
     if (e->n >= MAX_CHILDREN) return; /* cannot happen: at most a few dozen steps */
+    if (e->prune_returns) {
+        if (e->returned >= 0 && !uses_returned(e, priority, card, target)) return;
+        child->prot = priority == FROM_FOUNDATION ? 1ULL << card : 0;
+    }
     settle(e->r, child, 1);
     /* With whole-column moves, a move to a foundation only takes cards out (and an emptied
        column's reserve card is alone): it cannot make a deadlock the parent had not. */
@@ -1132,7 +1153,7 @@ static int returns_use(const Emit *e, const Work *w, int card) {
     for (int k = 0; k < w->len[j] - 1; k++)
         if (empty || PARENTS[w->col[j][k]] & ends) return 1;
     if (r->rel[card]) {
-        int under = card / 13 * 13 + (card - 1) % 13;
+        int under = card / 13 * 13 + (card % 13 + 12) % 13;
         return empty || (PARENTS[under] & ends) != 0;
     }
     return 0;
@@ -1159,8 +1180,13 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
 /* `successors` of a state whose reserve is not stuck. */
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead) {
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
-              r->mode == MODE_ANY_RUN && !r->autocomplete,
-              r->mode == MODE_ANY_RUN && !r->autocomplete && r->returns && r->passes >= 0};
+              r->mode == MODE_ANY_RUN && !r->autocomplete, returns_pruned(r), -1, -1, 0};
+    if (e.prune_returns && w->prot) {
+        e.returned = __builtin_ctzll(w->prot);
+        e.returned_col = column_with_top(w, e.returned);
+        for (int k = 0; k < w->len[e.returned_col] - 1; k++)
+            e.returned_under |= 1ULL << w->col[e.returned_col][k];
+    }
     Work child;
     int empty = -1;
     for (int j = 3; j >= 0; j--)
@@ -1328,6 +1354,7 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
 static void child_of(const Rules *r, const Work *w, const Child *c, Work *out) {
     int card = c->card, target = c->target;
     *out = *w;
+    if (returns_pruned(r)) out->prot = 0; /* protected for one step only */
     if (w->reserve && r->reserve[w->reserve - 1] == card) {
         out->reserve--;
         if (target == FOUNDATION)

@@ -963,6 +963,7 @@ class Problem:
         search's steps: without the run moves that `exposes_use` turns down."""
         columns, talon, pointer, reserve_count, found, pass_number, protected = state
         rules = self.rules
+        searched = prune
         prune = (
             prune
             and self.techniques.swap_pruning
@@ -1151,7 +1152,42 @@ class Problem:
                         protected | _BIT[card],
                     )
                     out.append((FROM_FOUNDATION, (0, card, j), child))
+        if self.prunes_returns:
+            return self._returned_once(state, out, searched)
         return out
+
+    def _returned_once(self, state: State, out: list[Successor], searched: bool) -> list[Successor]:
+        """With `prunes_returns`, a card back from its foundation is protected for one
+        step only (the next one), and that step must use it (`returns_use` tells which
+        do); `searched`: leave out the others.
+
+        Take a winning line, and in it a move m that brings a card down, and m' the first
+        later move that uses it. As `returns_use` tells, m can be played just before m'
+        instead, in a line of the same length; doing so from the last such m to the first
+        gives a line where each is followed at once by a move that uses its card (not by
+        one that moves it alone or sends it straight back up, in a shortest line). So the
+        search need not try other steps there. After that step the card is no longer
+        protected: settling may send it up if it is still a column's last card, which is
+        safe (`_safe_step`).
+        """
+        fixed: list[Successor] = []
+        for priority, step, c in out:
+            once = _BIT[step[1]] if priority == FROM_FOUNDATION else 0
+            fixed.append((priority, step, (c[0], c[1], c[2], c[3], c[4], c[5], once)))
+        if not (searched and state[6]):
+            return fixed
+        columns = state[0]
+        returned = (state[6] & -state[6]).bit_length() - 1
+        col = next(col for col in columns if col and col[-1] == returned)
+        j = columns.index(col)
+        under = returned // 13 * 13 + (returned - 1) % 13 if self.rel[returned] else -1
+        return [
+            (priority, step, child)
+            for priority, step, child in fixed
+            if (step[2] == j and step[1] in _CHILDREN[returned])
+            or step[1] in col[:-1]
+            or (priority == FROM_FOUNDATION and step[1] == under)
+        ]
 
     def exposes_use(self, state: State, i: int, s: int, j: int, tops: set[int]) -> bool:
         """Whether moving column i's cards from index s > 0 onto column j leaves the card
