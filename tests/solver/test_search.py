@@ -975,8 +975,8 @@ def _returns_sample(seed: int) -> tuple[Rules, Position]:
     position = small_position(
         random.Random(f"returns/{seed}"),
         rules,
-        out=shape.randint(6, 16),
-        reserve=shape.randint(0, 5),
+        out=shape.randint(5, 12),
+        reserve=shape.randint(0, 4),
         suits=shape.randint(2, 4),
         trap=shape.random(),
     )
@@ -1007,3 +1007,30 @@ def test_verdicts_agree_where_a_card_back_from_its_foundation_is_left_out(
     check(solve(position, rules, BIG), position, rules, winnable)
     if searcher == "python":
         assert not all(answers)
+
+
+def test_a_card_back_from_its_foundation_is_protected_for_one_step_that_uses_it(
+    searcher: str,
+) -> None:
+    """The position above with 4S the waste's top: once 5H has come down onto 6S, the
+    search's only step there is 4S onto it (not 4S to its foundation, which could have
+    been played first), and then 5H is no longer protected. The solver's verdicts agree
+    with the engine's own search, before and after 5H comes down."""
+    rules = Rules.preset_named("app", draw=3, passes=3)
+    columns = (_cards("6S"), _cards("KH QC JH TC 9H 8C 7H 6C"), _cards("QH JS TH 9S 8H 7S"))
+    columns += (_cards("JC"),)
+    talon = _cards("5C 7C 9C KC 6H 5S 8S TS QS 4S")
+    problem = Problem(rules, _cards("4C KS"), 0, 0)
+    state: State = (columns, talon, 10, 2, (3, 13, 5, 3), 3, 0)  # type: ignore[assignment]
+    five = Card.parse("5H").index
+    down = {s: child for p, s, child in problem.successors(state) if p == FROM_FOUNDATION}
+    child = down[(0, five, 0)]
+    assert child[6] == 1 << five
+    steps = [(s, after) for _, s, after in problem.successors(child)]
+    assert [s for s, _ in steps] == [(0, Card.parse("4S").index, 0)]
+    assert steps[0][1][6] == 0
+    up = (0, Card.parse("4S").index, FOUNDATION)
+    assert up in {s for _, s, _ in problem.moves(child)}
+    for here in (state, child):
+        position = problem.position_of(here)
+        check(solve(position, rules, BIG), position, rules, naive_winnable(position, rules))
