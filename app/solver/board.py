@@ -1185,7 +1185,7 @@ class Problem:
             (priority, step, child)
             for priority, step, child in fixed
             if (step[2] == j and step[1] in _CHILDREN[returned])
-            or step[1] in col[:-1]
+            or (step[1] >= 0 and step[1] in col[:-1])  # not a plain draw (no stock macro)
             or (priority == FROM_FOUNDATION and step[1] == under)
         ]
 
