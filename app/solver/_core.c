@@ -992,10 +992,6 @@ typedef struct {
     const Table *dead; /* the proved-lost states, or NULL (then no child is `weakest`) */
     uint64_t tops;     /* the waste tops drawing reaches, as card bits */
     int prune_swaps;   /* any-run moves and no autocomplete: see `exposes_use` */
-    int prune_returns; /* and cards back from the foundations, a pass limit: `returns_use` */
-    int returned;      /* with `prune_returns`, the parent's protected card (or -1), */
-    int returned_col;  /* its column, */
-    uint64_t returned_under; /* and the cards under it: board.Problem._returned_once */
 } Emit;
 
 /* Whether board.Problem.pointer_keys finds any for w: draw 3, unlimited passes, and a
@@ -1051,34 +1047,13 @@ static int passed(const Table *dead, Fp key, int32_t value, int kind) {
     return 0;
 }
 
-static int returns_use(const Emit *e, const Work *w, int card);
-
-/* board.Problem.prunes_returns */
-static int returns_pruned(const Rules *r) {
-    return r->mode == MODE_ANY_RUN && !r->autocomplete && r->returns && r->passes >= 0;
-}
-
-/* Whether a step uses the card the parent brought back from its foundation
-   (board.Problem._returned_once). */
-static int uses_returned(const Emit *e, int priority, int card, int target) {
-    int x = e->returned;
-    if (target == e->returned_col && (CHILD[x][0] == card || CHILD[x][1] == card)) return 1;
-    if (e->returned_under >> card & 1) return 1;
-    return priority == FROM_FOUNDATION && e->r->rel[x] && card == x / 13 * 13 + (x % 13 + 12) % 13;
-}
-
 /* A step's result: settle it, drop it if lost, key it. */
 static void emit(Emit *e, Work *child, int priority, int draws, int card, int target) {
     if (e->n >= MAX_CHILDREN) return; /* cannot happen: at most a few dozen steps */
-    if (e->prune_returns) {
-        if (e->returned >= 0 && !uses_returned(e, priority, card, target)) return;
-        child->prot = priority == FROM_FOUNDATION ? 1ULL << card : 0;
-    }
     settle(e->r, child, 1);
     /* With whole-column moves, a move to a foundation only takes cards out (and an emptied
        column's reserve card is alone): it cannot make a deadlock the parent had not. */
     if (!(target == FOUNDATION && e->parent_clear) && lost(e->r, child)) return;
-    if (priority == FROM_FOUNDATION && e->prune_returns && !returns_use(e, child, card)) return;
     uint64_t a, b, position = pointer_class(e->r, child);
     hash_columns(child, &a, &b);
     Child *c = &e->out[e->n++];
@@ -1129,36 +1104,6 @@ static int exposes_use(const Emit *e, const Work *w, int i, int s, int j) {
     return 0;
 }
 
-/* board.Problem.returns_use: whether `card`, just come back from its foundation to a column's
-   end (w, settled), has something to do next (why the search may skip it if not is told
-   there). */
-static int returns_use(const Emit *e, const Work *w, int card) {
-    const Rules *r = e->r;
-    int j = column_with_top(w, card);
-    uint64_t kids = 1ULL << CHILD[card][0] | 1ULL << CHILD[card][1], others = 0, ends = 0;
-    int empty = 0;
-    if (w->reserve && kids >> r->reserve[w->reserve - 1] & 1) return 1;
-    if (kids & e->tops) return 1;
-    for (int suit = 0; suit < 4; suit++) {
-        int count = w->found[suit];
-        if (count && kids >> (suit * 13 + (r->start_rank + count - 1) % 13) & 1) return 1;
-    }
-    for (int i = 0; i < 4; i++) {
-        if (i == j) continue;
-        if (!w->len[i]) empty = 1;
-        else ends |= 1ULL << w->col[i][w->len[i] - 1];
-        for (int k = 0; k < w->len[i]; k++) others |= 1ULL << w->col[i][k];
-    }
-    if (kids & others) return 1;
-    for (int k = 0; k < w->len[j] - 1; k++)
-        if (empty || PARENTS[w->col[j][k]] & ends) return 1;
-    if (r->rel[card]) {
-        int under = card / 13 * 13 + (card % 13 + 12) % 13;
-        return empty || (PARENTS[under] & ends) != 0;
-    }
-    return 0;
-}
-
 static void run_move(Emit *e, const Work *w, int i, int s, int j) {
     if (s && e->prune_swaps && !exposes_use(e, w, i, s, j)) return;
     Work child = *w;
@@ -1180,13 +1125,7 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
 /* `successors` of a state whose reserve is not stuck. */
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead) {
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
-              r->mode == MODE_ANY_RUN && !r->autocomplete, returns_pruned(r), -1, -1, 0};
-    if (e.prune_returns && w->prot) {
-        e.returned = __builtin_ctzll(w->prot);
-        e.returned_col = column_with_top(w, e.returned);
-        for (int k = 0; k < w->len[e.returned_col] - 1; k++)
-            e.returned_under |= 1ULL << w->col[e.returned_col][k];
-    }
+              r->mode == MODE_ANY_RUN && !r->autocomplete};
     Work child;
     int empty = -1;
     for (int j = 3; j >= 0; j--)
@@ -1354,7 +1293,6 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
 static void child_of(const Rules *r, const Work *w, const Child *c, Work *out) {
     int card = c->card, target = c->target;
     *out = *w;
-    if (returns_pruned(r)) out->prot = 0; /* protected for one step only */
     if (w->reserve && r->reserve[w->reserve - 1] == card) {
         out->reserve--;
         if (target == FOUNDATION)

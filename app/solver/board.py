@@ -415,71 +415,12 @@ class Problem:
             return []
         settle = self.settle
         lost = self.lost
-        returns = self.prunes_returns
         out = []
         for priority, step, child in self.moves(state, prune=True):
             child = settle(child)
-            if returns and priority == FROM_FOUNDATION and not self.returns_use(child, step[1]):
-                continue
             if not lost(child):
                 out.append((priority, step, child))
         return out
-
-    @property
-    def prunes_returns(self) -> bool:
-        """Whether the search leaves out the cards back from the foundations that
-        `returns_use` turns down: with `swap_pruning`, any-run moves, no autocomplete
-        and a pass limit (it holds without one too, but is measured only with one)."""
-        rules = self.rules
-        return (
-            self.techniques.swap_pruning
-            and rules.foundation_to_tableau
-            and rules.tableau_moves == "any-run"
-            and not rules.autocomplete
-            and rules.passes is not None
-        )
-
-    def returns_use(self, state: State, card: int) -> bool:
-        """Whether `card`, just come back from its foundation to a column's end (and
-        settled: `state`), has something to do next: take a card that fits on it (the
-        reserve's top, a waste top that draws reach, a foundation's top, a column card
-        with the cards on it), move on with cards from under it, or let the card under
-        it on its foundation come back too.
-
-        Otherwise the search leaves the move out. Take a winning line that starts with
-        such a move m and let m' be the first later move that needs the card off its
-        foundation: one of those, or the card moving alone or going up again (which,
-        right after m, a shorter line does in one move or none). The moves in between
-        do not touch the card, nor the card or empty column it came down on (nothing
-        can go there while the card is), nor its suit's foundation: they can all be
-        played first, with the card still up, and then m, which is still legal, and m'.
-        (Settling after m sends no card of its suit up, and moves no card it waits for.)
-        So some winning line of the same length starts otherwise; the naive-search tests
-        check it under every rule set it applies to.
-        """
-        columns, talon, pointer, reserve_count, found, pass_number, _ = state
-        rel = self.rel
-        j = next(i for i in range(4) if columns[i] and columns[i][-1] == card)
-        kids = _CHILDREN[card]
-        for y in kids:
-            if reserve_count and self.reserve[reserve_count - 1] == y:
-                return True
-            if found[y // 13] and rel[y] == found[y // 13] - 1:
-                return True
-            if any(i != j and y in columns[i] for i in range(4)):
-                return True
-        if talon and any(
-            talon[q - 1] in kids for q, _, _ in self.reach(pointer, len(talon), pass_number)
-        ):
-            return True
-        ends = {columns[i][-1] for i in range(4) if i != j and columns[i]}
-        empty = not all(columns)
-        if any(empty or ends.intersection(_PARENTS[z]) for z in columns[j][:-1]):
-            return True
-        if rel[card]:
-            under = card // 13 * 13 + (card - 1) % 13
-            return empty or bool(ends.intersection(_PARENTS[under]))
-        return False
 
     def reserve_stuck(
         self, state: State, lookahead: int = RESERVE_LOOKAHEAD, certain: bool = RESERVE_CERTAIN
@@ -963,7 +904,6 @@ class Problem:
         search's steps: without the run moves that `exposes_use` turns down."""
         columns, talon, pointer, reserve_count, found, pass_number, protected = state
         rules = self.rules
-        searched = prune
         prune = (
             prune
             and self.techniques.swap_pruning
@@ -1152,42 +1092,7 @@ class Problem:
                         protected | _BIT[card],
                     )
                     out.append((FROM_FOUNDATION, (0, card, j), child))
-        if self.prunes_returns:
-            return self._returned_once(state, out, searched)
         return out
-
-    def _returned_once(self, state: State, out: list[Successor], searched: bool) -> list[Successor]:
-        """With `prunes_returns`, a card back from its foundation is protected for one
-        step only (the next one), and that step must use it (`returns_use` tells which
-        do); `searched`: leave out the others.
-
-        Take a winning line, and in it a move m that brings a card down, and m' the first
-        later move that uses it. As `returns_use` tells, m can be played just before m'
-        instead, in a line of the same length; doing so from the last such m to the first
-        gives a line where each is followed at once by a move that uses its card (not by
-        one that moves it alone or sends it straight back up, in a shortest line). So the
-        search need not try other steps there. After that step the card is no longer
-        protected: settling may send it up if it is still a column's last card, which is
-        safe (`_safe_step`).
-        """
-        fixed: list[Successor] = []
-        for priority, step, c in out:
-            once = _BIT[step[1]] if priority == FROM_FOUNDATION else 0
-            fixed.append((priority, step, (c[0], c[1], c[2], c[3], c[4], c[5], once)))
-        if not (searched and state[6]):
-            return fixed
-        columns = state[0]
-        returned = (state[6] & -state[6]).bit_length() - 1
-        col = next(col for col in columns if col and col[-1] == returned)
-        j = columns.index(col)
-        under = returned // 13 * 13 + (returned - 1) % 13 if self.rel[returned] else -1
-        return [
-            (priority, step, child)
-            for priority, step, child in fixed
-            if (step[2] == j and step[1] in _CHILDREN[returned])
-            or (step[1] >= 0 and step[1] in col[:-1])  # not a plain draw (no stock macro)
-            or (priority == FROM_FOUNDATION and step[1] == under)
-        ]
 
     def exposes_use(self, state: State, i: int, s: int, j: int, tops: set[int]) -> bool:
         """Whether moving column i's cards from index s > 0 onto column j leaves the card

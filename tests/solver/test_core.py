@@ -489,7 +489,7 @@ def test_the_core_reserve_test_matches_in_the_last_pass() -> None:
         ("S3P3", 21),
         ("S1P3", 11),
         ("D3P3", 5),
-        ("D1P3", 24),
+        ("D1P3", 31),
     ],
 )
 def test_the_core_searches_node_for_node_like_python_with_limited_passes(
