@@ -10,7 +10,7 @@ from unittest import mock
 
 import pytest
 
-from app.engine import FOUNDATION, Card, DealCode, Game, Position, Rules, apply_move
+from app.engine import FOUNDATION, Card, DealCode, Game, Move, Position, Rules, apply_move
 from app.solver import Budget, Solution, Verdict, solve
 from app.solver import search as search_module
 from app.solver.board import FROM_TALON, TO_FOUNDATION, Problem, State, Techniques
@@ -1002,3 +1002,29 @@ def test_a_talon_card_put_on_a_column_is_covered_at_once_in_every_state(searcher
                     fewer += len(problem.successors(child)) < len(problem.successors(unmarked))
             states_seen += 1
     assert states_seen > 20_000 and left_out > 100 and fewer > 200
+
+
+# 75 moves of a winning line of app draw 3 with three passes, deal 47 (found by the search).
+_DEAL_47_LINE = (
+    "2H-f KD-t2 8D-t4 9C-t3 draw 7C-t3 draw draw draw draw draw draw draw draw draw 5H-t4 "
+    "KS-t1 3D-f draw draw draw draw draw QH-t1 JC-t1 4S-t4 6H-t3 5S-t3 TH-t1 draw draw draw "
+    "draw 2C-f draw 2S-f draw draw 3H-f draw 3S-f 4S-f 5S-f 4H-f 5H-f 6H-f 9H-t3 8S-t3 draw "
+    "draw 6S-f draw draw 3C-f 4C-f draw QC-t2 5D-t4 draw JD-t2 TC-t2 7S-f 8S-f 6D-t1 QS-t3 "
+    "draw 7H-f JH-t3 8S-t2 7H-t2 6C-t2 4C-t2 3C-t4 3D-t2 2C-t2"
+)
+
+
+def test_cards_back_from_their_foundations_may_wait_for_one_move_together(searcher: str) -> None:
+    """App draw 3, three passes, deal 47, 75 moves along a winning line: 4C, 3C, 3D and 2C
+    have come back down from their foundations, and the line goes on with AD's column onto
+    2C. Settling sends them all up again, and to win the search must bring them back:
+    3C and 3D both before 2C comes down onto 3D, the move that uses both. A cut that let a
+    card come back only if the very next move used it (or kept it protected for one move
+    only) proved this position lost; the search must win it."""
+    code = DealCode.parse("CF1-D3P3-AAAAABV")
+    assert code.number == 47
+    position = Position.deal(code.deck)
+    for move in _DEAL_47_LINE.split():
+        position = apply_move(position, code.rules, Move.parse(move))
+    assert position.foundations[0] == 0 and position.pass_number == 3
+    check(solve(position, code.rules, BIG), position, code.rules, True)
