@@ -4,6 +4,7 @@ fixtures). Import it as `from tests.shared import ...`."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -11,12 +12,26 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any, TypeVar
 
 import httpx
 from sqlalchemy import create_engine, text
+
+T = TypeVar("T")
+
+
+def run_in_own_loop(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine on a fresh event loop in its own thread: the browser tests'
+    Playwright keeps a loop running in the main thread for the whole session, and
+    `asyncio.run` refuses to start beside it."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
 
 ROOT = Path(__file__).resolve().parents[1]
 DATABASES = ("sqlite", "postgresql")

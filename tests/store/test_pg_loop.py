@@ -25,7 +25,7 @@ from app.store.aio import AsyncStore
 from app.store.games import Action
 from app.store.models import actions
 from app.store.pg_loop import EventLoopGames
-from tests.shared import Clock
+from tests.shared import Clock, run_in_own_loop
 from tests.store.test_results import winning_line
 
 CODE = DealCode.parse("CF1-D3-AAAAACL")
@@ -60,7 +60,7 @@ def run(games: EventLoopGames, call: Coroutine[Any, Any, T]) -> T:
         finally:
             await games.close()
 
-    return asyncio.run(main())
+    return run_in_own_loop(main())
 
 
 def action(text: str) -> Action:
@@ -222,7 +222,7 @@ def test_each_event_loop_has_a_pool_of_its_own(
             )
         )
 
-    first = asyncio.run(two_at_once())  # this loop's pool stays open: it is not used again
+    first = run_in_own_loop(two_at_once())  # this loop's pool stays open: it is not used again
     second = run(on_loop, on_loop.load_game(PLAYER, created.id))
     assert [game.version for game in first] == [0, 0]
     assert second.version == 0

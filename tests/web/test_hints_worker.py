@@ -8,8 +8,7 @@ import asyncio
 import os
 import threading
 import time
-from collections.abc import Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -20,6 +19,7 @@ from fastapi.testclient import TestClient
 from app.engine import DealCode, Game
 from app.web.computer import ComputerBusy, ComputerPlayer, SearchRefused, computer_for
 from app.web.settings import Settings
+from tests.shared import run_in_own_loop
 
 pytestmark = pytest.mark.usefixtures("workers_end")
 CODE = "CF1-D1-HELLOAB"
@@ -29,13 +29,6 @@ T = TypeVar("T")
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
     return settings.model_copy(update={"solver_workers": 1})
-
-
-def run_in_own_loop(coroutine: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine on a fresh event loop in its own thread: the browser tests'
-    Playwright keeps a loop running in the main thread for the whole session."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 @contextmanager
