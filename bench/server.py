@@ -78,6 +78,7 @@ class Connection:
         headers = await self.reader.readuntil(b"\r\n\r\n")
         status = int(headers[9:12])
         length = 0
+        closing = False
         for line in headers.split(b"\r\n")[1:]:
             name, _, value = line.partition(b":")
             name = name.lower()
@@ -85,7 +86,13 @@ class Connection:
                 length = int(value)
             elif name == b"set-cookie":
                 self.cookie = value.split(b";", 1)[0].strip().decode()
-        return status, await self.reader.readexactly(length)
+            elif name == b"connection":
+                closing = value.strip().lower() == b"close"
+        answer = await self.reader.readexactly(length)
+        if closing:  # the server ends the connection (nginx: after `keepalive_requests`)
+            self.close()
+            await self.open()
+        return status, answer
 
     def close(self) -> None:
         if self.writer is not None:
