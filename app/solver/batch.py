@@ -1,4 +1,5 @@
-"""Solving ranges of deal numbers: verdict counts, time percentiles, peak memory."""
+"""Solving ranges of deal numbers: verdict counts, time percentiles, peak memory, and
+the soundness check along known winning lines."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from app.engine import DealCode, Position, Rules
+from app.engine import DealCode, Move, Position, Rules, apply_move
+from app.engine.rules import decode_token
 from app.solver.board import ALL_TECHNIQUES, Problem, Techniques
-from app.solver.search import Budget, Solver, Verdict
+from app.solver.search import Budget, Solver, Verdict, solve
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,3 +125,57 @@ def run_batch(
 ) -> BatchReport:
     results = tuple(solve_numbers(rules, numbers, budget, jobs, techniques))
     return BatchReport(rules, budget, results)
+
+
+@dataclass(frozen=True, slots=True)
+class LinesReport:
+    """What `check_lines` found: positions solved, how many stayed unknown, and where
+    a position on a winning line was proved lost (which only a wrong cut can do)."""
+
+    positions: int
+    unknown: int
+    wrongly_lost: list[str]
+
+
+def winning_lines(tokens: Iterable[str], numbers: range, nodes: int) -> dict[str, str]:
+    """`TOKEN/NUMBER` -> the winning line (moves in notation, space-separated) of each
+    deal the search wins within `nodes`."""
+    lines = {}
+    for token in tokens:
+        rules = decode_token(token)
+        for number in numbers:
+            position = Position.deal(DealCode(rules, number=number).deck)
+            solution = solve(position, rules, Budget(nodes=nodes, seconds=3600))
+            if solution.verdict is Verdict.WON:
+                lines[f"{token}/{number}"] = " ".join(solution.notation)
+    return lines
+
+
+def positions_on_line(key: str, line: str, every: int) -> Iterator[tuple[int, Position, Rules]]:
+    """Every `every`-th position along a winning line (`key` is `TOKEN/NUMBER`), with
+    the number of moves played, replayed in the engine (which refuses a wrong move);
+    raises ValueError if the line does not end in a win."""
+    token, number = key.split("/")
+    rules = decode_token(token)
+    position = Position.deal(DealCode(rules, number=int(number)).deck)
+    for played, notation in enumerate(line.split(), start=1):
+        position = apply_move(position, rules, Move.parse(notation))
+        if played % every == 0 and not position.won:
+            yield played, position, rules
+    if not position.won:
+        raise ValueError(f"{key}: the line does not end in a win")
+
+
+def check_lines(lines: dict[str, str], every: int, nodes: int) -> LinesReport:
+    """Solve every `every`-th position along each winning line within `nodes`: none may
+    come out unwinnable."""
+    positions = unknown = 0
+    wrong = []
+    for key, line in lines.items():
+        for played, position, rules in positions_on_line(key, line, every):
+            solution = solve(position, rules, Budget(nodes=nodes, seconds=3600))
+            positions += 1
+            unknown += solution.verdict is Verdict.UNKNOWN
+            if solution.verdict is Verdict.UNWINNABLE:
+                wrong.append(f"{key} after {played} moves")
+    return LinesReport(positions, unknown, wrong)
