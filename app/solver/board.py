@@ -436,7 +436,10 @@ class Problem:
         Under classic draw 3, on nine unwinnable deals of 0.2-3.3 M nodes (one thread), 5
         deep rather than 3 searched 17 % fewer nodes (deal 12: 3.3 M -> 1.2 M) in about 5 %
         less CPU time (4 deep: 13 % and 3 %; 6 deep: 18 % fewer nodes, 1 % more time);
-        deal 282 (unknown at 7 M nodes) was proved unwinnable in 3.0 M.
+        deal 282 (unknown at 7 M nodes) was proved unwinnable in 3.0 M. Over deals 0-499
+        (one thread, 7 M nodes) classic draw 3 went from 99.2 % to 99.6 % decided (263 and
+        282 proved unwinnable), with 12 % fewer nodes over the deals both decided, and
+        classic draw 1 with three passes from 98.4 % to 98.6 % (263), 11 % fewer nodes.
         """
         return WHOLE_COLUMN_LOOKAHEAD if self.rules.tableau_moves == "all" else RESERVE_LOOKAHEAD
 
