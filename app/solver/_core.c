@@ -431,6 +431,7 @@ static int deadlocked(const Rules *r, const Work *w) {
 }
 
 #define LOOKAHEAD 3     /* board.RESERVE_LOOKAHEAD */
+#define WHOLE_LOOKAHEAD 5 /* board.WHOLE_COLUMN_LOOKAHEAD: with whole-column moves */
 #define CERTAIN 1       /* board.RESERVE_CERTAIN */
 #define MAX_LOOKAHEAD 8 /* board.MAX_RESERVE_LOOKAHEAD */
 #define MAX_RUNS (4 + MAX_LOOKAHEAD) /* each level adds a run at most */
@@ -2346,7 +2347,7 @@ static PyObject *Core_lost(Core *self, PyObject *obj) {
 static PyObject *Core_reserve_stuck(Core *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"state", "lookahead", "certain", NULL};
     PyObject *obj;
-    int lookahead = LOOKAHEAD, certain = CERTAIN;
+    int lookahead = self->rules.lookahead, certain = CERTAIN; /* the search's by default */
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|ip", names, &obj, &lookahead, &certain))
         return NULL;
     if (lookahead < 0 || lookahead > MAX_LOOKAHEAD) {
@@ -2477,7 +2478,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     r->autocomplete = autocomplete_;
     r->start_rank = start_rank;
     r->reserve_size = (int)reserve_size;
-    r->lookahead = LOOKAHEAD;
+    r->lookahead = mode == MODE_ALL ? WHOLE_LOOKAHEAD : LOOKAHEAD; /* default_lookahead */
     r->certain = CERTAIN;
     for (Py_ssize_t i = 0; i < reserve_size; i++) {
         if ((uint8_t)reserve[i] >= 52) {
@@ -2522,7 +2523,7 @@ static PyMethodDef Core_methods[] = {
     {"lost", (PyCFunction)Core_lost, METH_O, "lost(state) -> bool, as board.Problem.lost."},
     {"reserve_stuck", (PyCFunction)(void (*)(void))Core_reserve_stuck,
      METH_VARARGS | METH_KEYWORDS,
-     "reserve_stuck(state, lookahead=3, certain=True) -> bool, as "
+     "reserve_stuck(state, lookahead=the search's, certain=True) -> bool, as "
      "board.Problem.reserve_stuck."},
     {NULL, NULL, 0, NULL},
 };

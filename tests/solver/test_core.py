@@ -415,11 +415,12 @@ def test_threads_are_one_or_two() -> None:
 
 
 def test_the_helper_thread_decides_what_one_thread_cannot_in_the_same_nodes() -> None:
-    """Classic draw 3, deal 282: one thread needs about 25 million nodes to prove it
-    unwinnable; with the helper's deep reserve test, two threads together need about 4."""
+    """Classic draw 3, deal 282: one thread needs about 3 million nodes to prove it
+    unwinnable (25 million with the reserve test 3 deep rather than 5); with the helper's
+    deep reserve test, two threads together need about 1.1."""
     rules = Rules.preset_named("classic", draw=3)
     position = Position.deal(DealCode(rules, number=282).deck)
-    budget = Budget(nodes=8_000_000, seconds=600)
+    budget = Budget(nodes=2_500_000, seconds=600)
     one = Solver(Problem.of(position, rules)).solve_position(position, budget)
     assert one.verdict is Verdict.UNKNOWN
     two = Solver(Problem.of(position, rules)).solve_position(position, replace(budget, threads=2))
