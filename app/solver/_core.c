@@ -433,6 +433,7 @@ static int deadlocked(const Rules *r, const Work *w) {
 #define LOOKAHEAD 3     /* board.RESERVE_LOOKAHEAD */
 #define CERTAIN 1       /* board.RESERVE_CERTAIN */
 #define MAX_LOOKAHEAD 8 /* board.MAX_RESERVE_LOOKAHEAD */
+#define TOP_LOOKAHEAD 5 /* board.TOP_RESERVE_LOOKAHEAD: with top-or-all moves */
 #define MAX_RUNS (4 + MAX_LOOKAHEAD) /* each level adds a run at most */
 
 /* Column cards as the reserve test sees them: runs of cards, the first four of them the
@@ -2005,6 +2006,8 @@ typedef struct {
 static void *helper_main(void *arg) {
     Helper *h = arg;
     Team *team = h->team;
+    /* HELPER_FALLBACK, or the main thread's depth where that is deeper (top-or-all) */
+    int fallback = h->rules.lookahead > HELPER_FALLBACK ? h->rules.lookahead : HELPER_FALLBACK;
     h->rules.lookahead = HELPER_LOOKAHEAD;
     h->rules.certain = 1;
     Run *run = run_new(&h->rules, &h->mem, h->dead, team, &h->root, HELPER_SEED, 1, 1);
@@ -2017,9 +2020,9 @@ static void *helper_main(void *arg) {
     const int64_t window = (int64_t)(HELPER_WINDOW * 1e9);
     while (code == GOING_ON && !team_over(team) && now() < h->deadline) {
         code = run_advance(run, 1 << 10, h->deadline, &h->out);
-        if (h->rules.lookahead == HELPER_FALLBACK) continue;
+        if (h->rules.lookahead == fallback) continue;
         if (now() > h->deep_until) {
-            h->rules.lookahead = HELPER_FALLBACK;
+            h->rules.lookahead = fallback;
             continue;
         }
         int64_t my_cpu_now = thread_cpu();
@@ -2030,7 +2033,7 @@ static void *helper_main(void *arg) {
         double my_rate = (double)(mine_now - mine) / (double)(my_cpu_now - my_cpu);
         double main_rate = (double)((all_now - mine_now) - (all - mine)) /
                            (double)(main_cpu_now - main_cpu);
-        if (my_rate < HELPER_SLOW * main_rate) h->rules.lookahead = HELPER_FALLBACK;
+        if (my_rate < HELPER_SLOW * main_rate) h->rules.lookahead = fallback;
         my_cpu = my_cpu_now;
         main_cpu = main_cpu_now;
         mine = mine_now;
@@ -2346,7 +2349,7 @@ static PyObject *Core_lost(Core *self, PyObject *obj) {
 static PyObject *Core_reserve_stuck(Core *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"state", "lookahead", "certain", NULL};
     PyObject *obj;
-    int lookahead = LOOKAHEAD, certain = CERTAIN;
+    int lookahead = self->rules.lookahead, certain = CERTAIN;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|ip", names, &obj, &lookahead, &certain))
         return NULL;
     if (lookahead < 0 || lookahead > MAX_LOOKAHEAD) {
@@ -2477,7 +2480,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     r->autocomplete = autocomplete_;
     r->start_rank = start_rank;
     r->reserve_size = (int)reserve_size;
-    r->lookahead = LOOKAHEAD;
+    r->lookahead = mode == MODE_TOP_OR_ALL ? TOP_LOOKAHEAD : LOOKAHEAD; /* default_lookahead */
     r->certain = CERTAIN;
     for (Py_ssize_t i = 0; i < reserve_size; i++) {
         if ((uint8_t)reserve[i] >= 52) {
@@ -2522,7 +2525,7 @@ static PyMethodDef Core_methods[] = {
     {"lost", (PyCFunction)Core_lost, METH_O, "lost(state) -> bool, as board.Problem.lost."},
     {"reserve_stuck", (PyCFunction)(void (*)(void))Core_reserve_stuck,
      METH_VARARGS | METH_KEYWORDS,
-     "reserve_stuck(state, lookahead=3, certain=True) -> bool, as "
+     "reserve_stuck(state, lookahead=None, certain=True) -> bool, as "
      "board.Problem.reserve_stuck."},
     {NULL, NULL, 0, NULL},
 };

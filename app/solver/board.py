@@ -60,6 +60,9 @@ _BIT = [1 << c for c in range(52)]
 RESERVE_LOOKAHEAD = 3
 RESERVE_CERTAIN = True
 MAX_RESERVE_LOOKAHEAD = 8
+# With top-or-all moves the test is cheaper and pays deeper (`Problem._top_trapped`): its
+# default there.
+TOP_RESERVE_LOOKAHEAD = 5
 
 
 _SUIT_BITS = [0x1FFF << 13 * suit for suit in range(4)]
@@ -426,7 +429,7 @@ class Problem:
         return out
 
     def reserve_stuck(
-        self, state: State, lookahead: int = RESERVE_LOOKAHEAD, certain: bool = RESERVE_CERTAIN
+        self, state: State, lookahead: int | None = None, certain: bool = RESERVE_CERTAIN
     ) -> bool:
         """With whole-column (or, `_top_trapped`, top-or-all) moves and no cards back
         from the foundations: a proof that the state cannot be won because a reserve
@@ -470,6 +473,8 @@ class Problem:
         all go up (`_certain_deadlock`). By default the test looks 3 cards deep with
         that check: on classic deal 263 (unwinnable, 15.4 M nodes 2 deep without it)
         it cuts the search to 11.7 M nodes, and the time by about 6 % in the core.
+        With top-or-all moves it looks `TOP_RESERVE_LOOKAHEAD` (5) cards deep by default
+        (`default_lookahead`; see `_top_trapped`).
         """
         columns, talon, _, reserve_count, _, _, _ = state
         rules = self.rules
@@ -481,12 +486,21 @@ class Problem:
             or not all(columns)  # not a position of play: the reserve refills columns
         ):
             return False
+        if lookahead is None:
+            lookahead = self.default_lookahead
         depth = lookahead if self.techniques.reserve_lookahead else 0
         reach = self.talon_in_reach(state, max(0, reserve_count - 1 - depth))
         if rules.tableau_moves == "top-or-all":
             out_of_reach = _bits(talon) & ~reach
             return self._top_trapped(columns, reserve_count, reach, state[4], depth, out_of_reach)
         return self._doomed(columns, reserve_count, reach, 0, depth, certain)
+
+    @property
+    def default_lookahead(self) -> int:
+        """How many cards deeper `reserve_stuck` looks by default: `TOP_RESERVE_LOOKAHEAD`
+        with top-or-all moves, else `RESERVE_LOOKAHEAD`."""
+        top_or_all = self.rules.tableau_moves == "top-or-all"
+        return TOP_RESERVE_LOOKAHEAD if top_or_all else RESERVE_LOOKAHEAD
 
     def talon_in_reach(self, state: State, stay: int) -> int:
         """The talon's cards that can come to the waste's top while the reserve's first

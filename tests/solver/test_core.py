@@ -12,7 +12,14 @@ from app.engine import DealCode, Game, Position, Rules
 from app.solver import Budget, Verdict
 from app.solver import search as search_module
 from app.solver._core import Core
-from app.solver.board import MAX_RESERVE_LOOKAHEAD, Problem, State, Techniques, _bits
+from app.solver.board import (
+    MAX_RESERVE_LOOKAHEAD,
+    TOP_RESERVE_LOOKAHEAD,
+    Problem,
+    State,
+    Techniques,
+    _bits,
+)
 from app.solver.search import Solver
 
 from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
@@ -302,8 +309,9 @@ def test_the_core_reserve_test_matches_at_every_lookahead() -> None:
 
 def test_the_core_top_or_all_reserve_test_matches() -> None:
     """With top-or-all moves (`_top_trapped`), the core's reserve test gives the Python
-    reference's answer state by state, at each depth, on walks through skill deals and
-    small positions under every top-or-all rule set."""
+    reference's answer state by state, at each depth and at the default one
+    (`TOP_RESERVE_LOOKAHEAD`, the search's), on walks through skill deals and small
+    positions under every top-or-all rule set."""
     answers = []
     cases = [
         case
@@ -316,10 +324,13 @@ def test_the_core_top_or_all_reserve_test_matches() -> None:
     for problem, states in cases:
         core = core_of(problem)
         for state in states:
-            for lookahead in (0, 1, 3, MAX_RESERVE_LOOKAHEAD):
+            for lookahead in (0, 1, 3, TOP_RESERVE_LOOKAHEAD, MAX_RESERVE_LOOKAHEAD):
                 answer = problem.reserve_stuck(state, lookahead)
                 assert core.reserve_stuck(state, lookahead) is answer
                 answers.append(answer)
+            default = problem.reserve_stuck(state)
+            assert default is problem.reserve_stuck(state, TOP_RESERVE_LOOKAHEAD)
+            assert core.reserve_stuck(state) is default
     assert answers.count(True) > 40 and answers.count(False) > 400
 
 
