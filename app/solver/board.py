@@ -963,6 +963,8 @@ class Problem:
         rules = self.rules
         marks = self.placements_wait  # see `placement_used`
         waits = prune and marks
+        # With top-or-all moves talon cards wait only while the reserve has cards.
+        placing = marks and (bool(reserve_count) or not self.placements_wait_top)
         prune = (
             prune
             and self.techniques.swap_pruning
@@ -1047,7 +1049,7 @@ class Problem:
                     out.append((priority, (draws, card, FOUNDATION), child))
                 one = bytes((card,))
                 for j in targets:
-                    if waits and j != empty and not self.placement_used(state, card, j):
+                    if waits and placing and j != empty and not self.placement_used(state, card, j):
                         continue
                     child = (
                         put(j, one),
@@ -1056,7 +1058,7 @@ class Problem:
                         reserve_count,
                         found,
                         new_pass,
-                        _BIT[card] if marks and j != empty else protected,
+                        _BIT[card] if placing and j != empty else protected,
                     )
                     out.append((NEXT_PASS if added else FROM_TALON, (draws, card, j), child))
 
@@ -1229,6 +1231,20 @@ class Problem:
             and rules.tableau_moves == "all"
             and not rules.foundation_to_tableau
             and not rules.autocomplete
+        ) or self.placements_wait_top
+
+    @property
+    def placements_wait_top(self) -> bool:
+        """`placements_wait` with top-or-all moves: draw 1 with unlimited passes, no cards
+        back from the foundations (autocomplete or not), `talon_waits` on; skill draw 1, say.
+        There a talon card waits only while the reserve has cards (`placement_used`)."""
+        rules = self.rules
+        return (
+            self.techniques.talon_waits
+            and rules.draw == 1
+            and rules.passes is None
+            and rules.tableau_moves == "top-or-all"
+            and not rules.foundation_to_tableau
         )
 
     def placement_used(self, state: State, card: int, j: int) -> bool:
@@ -1260,6 +1276,18 @@ class Problem:
         talon before, and nothing else changes.) A talon card put into an empty column
         is not concerned. The exhaustive small-position tests check every state of the
         rules concerned.
+
+        With top-or-all moves (`placements_wait_top`) the same holds while the reserve has
+        cards, autocomplete or not; a card may also cover c alone, from the end of another
+        column. m' may be c moving alone onto another card, or going up: it comes from the
+        talon instead. No column is empty while the reserve has cards, and c's column
+        moves whole the same without it. Autocomplete plays only once the talon and the
+        reserve are empty: if that comes before m' in the line, c is still in the talon
+        then, so put c on p at once after the move that emptied the rest; that move of c
+        empties the talon, and the cascade follows as in the line. There the reserve is
+        empty, and the search puts talon cards on columns freely (the cut applies only in
+        states whose reserve has cards; a chain of talon cards covering one another leaves
+        the reserve as it was).
         """
         columns, talon, _, reserve_count, _, _, _ = state
         takers = 0  # the cards that can be put on some card at once
@@ -1268,6 +1296,8 @@ class Problem:
         for k in range(4):
             if k != j and columns[k]:
                 takers |= _BIT[columns[k][0]]
+        if self.placements_wait_top:
+            takers |= self._last_takers(columns, j)
         rest = _bits(talon)
         reached = fresh = _BIT[card]
         while fresh:
@@ -1277,6 +1307,12 @@ class Problem:
             fresh = below & rest & ~reached
             reached |= fresh
         return False
+
+    @staticmethod
+    def _last_takers(columns: Columns, j: int) -> int:
+        """With top-or-all moves, the other columns' last cards, which may move alone onto
+        a talon card put on column j (`placement_used`)."""
+        return sum(_BIT[columns[k][-1]] for k in range(4) if k != j and columns[k])
 
     def _run_move(self, state: State, i: int, s: int, j: int) -> Successor:
         """Column i's cards from index s on, moved onto column j."""

@@ -564,6 +564,31 @@ def test_the_core_searches_node_for_node_like_python_where_talon_cards_wait(
     assert len(marked) > 50
 
 
+def test_the_core_searches_node_for_node_like_python_where_talon_cards_wait_top_or_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Skill draw 1, deal 36 (won within the first run): the core enters the very states the
+    Python search does, with talon cards put on a column, while the reserve has cards, only
+    to be covered at once (`Problem.placements_wait_top`), hundreds of times on the way."""
+    rules = DealCode.parse("CF1-S1-AAAAAAA").rules
+    position = Position.deal(DealCode(rules, number=36).deck)
+    budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
+    core = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    monkeypatch.setenv("CANFIELD_SOLVER", "python")
+    covering = Problem._covering
+    marked = []
+
+    def counted(*args: object) -> object:
+        marked.append(1)
+        return covering(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Problem, "_covering", staticmethod(counted))
+    reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    assert core.verdict is Verdict.WON and core.nodes > 1000
+    assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
+    assert len(marked) > 300
+
+
 def test_classic_draw_1_deal_94_is_proved_lost_in_few_nodes() -> None:
     """Classic draw 1, deal 94: unknown after 7 million nodes before talon cards waited to be
     covered; now proved lost in under 100,000 (67,526 at this commit)."""

@@ -955,7 +955,11 @@ def test_with_a_pass_limit_a_card_drawn_to_go_up_ranks_as_a_talon_move(searcher:
 # The rules where a talon card put on a column must be covered by the next step
 # (`Problem.placements_wait`): draw 1, unlimited passes, whole-column moves, no cards back
 # from the foundations, no autocomplete; classic draw 1 among them.
-WAITING_RULES = [r for r in EVERY_RULES if Problem(r, b"", 0, 0).placements_wait]
+WAITING_RULES = [
+    r
+    for r in EVERY_RULES
+    if Problem(r, b"", 0, 0).placements_wait and r.tableau_moves == "all"
+]
 
 # Small positions whose every state the test walks (`waiting_sample`): a sweep of seeds
 # 0-87 found the cut at work in settled states on these (on the others a talon card with a
@@ -1002,6 +1006,67 @@ def test_a_talon_card_put_on_a_column_is_covered_at_once_in_every_state(searcher
                     fewer += len(problem.successors(child)) < len(problem.successors(unmarked))
             states_seen += 1
     assert states_seen > 20_000 and left_out > 100 and fewer > 200
+
+
+# The top-or-all rules where talon cards wait while the reserve has cards
+# (`Problem.placements_wait_top`): draw 1, unlimited passes, no cards back from the
+# foundations, autocomplete or not; skill draw 1 among them.
+WAITING_TOP_RULES = [r for r in EVERY_RULES if Problem(r, b"", 0, 0).placements_wait_top]
+
+# Small positions whose every state the test walks (`waiting_top_sample`): a sweep of seeds
+# 0-39 and of the skill rules' seeds to 600 found the cut at work in settled states on these.
+WAITING_TOP_SEEDS = [4, 23, 24, 50]
+
+
+def waiting_top_sample(seed: int) -> tuple[Position, Rules]:
+    """A small position of two suits (10 to 16 cards off the foundations, 2 to 6 of them in
+    the reserve) under one of the top-or-all rules where talon cards wait."""
+    rules = WAITING_TOP_RULES[seed % len(WAITING_TOP_RULES)]
+    shape = random.Random(seed)
+    position = small_position(
+        random.Random(f"talon-waits-top/{seed}"),
+        rules,
+        out=shape.randint(10, 16),
+        reserve=shape.randint(2, 6),
+        suits=2,
+        trap=shape.random(),
+    )
+    return position, rules
+
+
+def test_a_talon_card_waits_under_top_or_all_moves_in_every_state(searcher: str) -> None:
+    """Every state reachable from small positions under the top-or-all rules concerned, each
+    known won or lost by the engine's own moves (autocomplete included): a fresh search
+    gives each its verdict, though, while the reserve has cards, it puts a talon card on a
+    column only where the next step can cover it (a column's last card alone among the
+    ways), and then takes only such a step (`Problem.placement_used`). Both parts are at
+    work, under the skill preset's options too."""
+    assert {r.token for r in WAITING_TOP_RULES} == {
+        "D1TOF0",
+        "D1TOF0A1",
+        "D1TOEWF0",
+        "D1TOEWF0A1",
+    }
+    left_out = fewer = states_seen = 0
+    tokens = set()
+    for seed in WAITING_TOP_SEEDS:
+        position, rules = waiting_top_sample(seed)
+        problem = Problem.of(position, rules)
+        without = Problem.of(position, rules, Techniques(talon_waits=False))
+        for here, winnable in every_state(position, rules, limit=20_000):
+            check(Solver(problem).solve_position(here, BIG), here, rules, winnable)
+            state = problem.settle(problem.state_of(here))
+            children = problem.successors(state)
+            if len(children) < len(without.successors(state)):
+                left_out += 1
+                tokens.add(rules.token)
+            for _, _, child in children:
+                if child[6]:
+                    unmarked = (*child[:6], 0)
+                    fewer += len(problem.successors(child)) < len(problem.successors(unmarked))
+            states_seen += 1
+    assert states_seen > 20_000 and left_out > 150 and fewer > 1000
+    assert "D1TOEWF0A1" in tokens  # the skill preset's options with draw 1
 
 
 # 75 moves of a winning line of app draw 3 with three passes, deal 47 (found by the search).
