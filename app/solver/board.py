@@ -1222,7 +1222,8 @@ class Problem:
     def placements_wait(self) -> bool:
         """Whether a talon card put on a column must be covered at once (`placement_used`):
         draw 1 with unlimited passes, whole-column moves, no cards back from the
-        foundations, no autocomplete, and `talon_waits` on. Classic draw 1, say."""
+        foundations, no autocomplete, and `talon_waits` on. Classic draw 1, say. Or
+        `placements_wait_top` (skill draw 1)."""
         rules = self.rules
         return (
             self.techniques.talon_waits
