@@ -1226,12 +1226,7 @@ class Problem:
         `placements_wait_top` (skill draw 1)."""
         rules = self.rules
         return (
-            self.techniques.talon_waits
-            and rules.draw == 1
-            and rules.passes is None
-            and rules.tableau_moves == "all"
-            and not rules.foundation_to_tableau
-            and not rules.autocomplete
+            self._talon_at_will and rules.tableau_moves == "all" and not rules.autocomplete
         ) or self.placements_wait_top
 
     @property
@@ -1239,12 +1234,17 @@ class Problem:
         """`placements_wait` with top-or-all moves: draw 1 with unlimited passes, no cards
         back from the foundations (autocomplete or not), `talon_waits` on; skill draw 1, say.
         There a talon card waits only while the reserve has cards (`placement_used`)."""
+        return self._talon_at_will and self.rules.tableau_moves == "top-or-all"
+
+    @property
+    def _talon_at_will(self) -> bool:
+        """`talon_waits` on, draw 1 with unlimited passes (every talon card within reach at
+        any moment) and no cards back from the foundations (`protected` is free)."""
         rules = self.rules
         return (
             self.techniques.talon_waits
             and rules.draw == 1
             and rules.passes is None
-            and rules.tableau_moves == "top-or-all"
             and not rules.foundation_to_tableau
         )
 

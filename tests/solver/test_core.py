@@ -538,14 +538,18 @@ def test_the_core_searches_node_for_node_like_python_with_limited_passes(
     assert cuts["reach"] or cuts["passed"] or token == "D1P3"
 
 
-@pytest.mark.parametrize(("number", "verdict"), [(70, Verdict.UNWINNABLE), (76, Verdict.WON)])
+@pytest.mark.parametrize(
+    ("token", "number", "verdict"),
+    [("C1", 70, Verdict.UNWINNABLE), ("C1", 76, Verdict.WON), ("S1", 36, Verdict.WON)],
+)
 def test_the_core_searches_node_for_node_like_python_where_talon_cards_wait(
-    number: int, verdict: Verdict, monkeypatch: pytest.MonkeyPatch
+    token: str, number: int, verdict: Verdict, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Classic draw 1 (decided within the first run): the core enters the very states the
-    Python search does, with talon cards put on a column only to be covered at once
-    (`Problem.placement_used`), which the Python search does many times on the way."""
-    rules = DealCode.parse("CF1-C1-AAAAAAA").rules
+    """Classic draw 1 and skill draw 1 (decided within the first run): the core enters the
+    very states the Python search does, with talon cards put on a column only to be covered
+    at once (`Problem.placement_used`; under skill only while the reserve has cards,
+    `Problem.placements_wait_top`), which the Python search does many times on the way."""
+    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
     position = Position.deal(DealCode(rules, number=number).deck)
     budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
     core = Solver(Problem.of(position, rules)).solve_position(position, budget)
@@ -562,31 +566,6 @@ def test_the_core_searches_node_for_node_like_python_where_talon_cards_wait(
     assert core.verdict is verdict and core.nodes > 400
     assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
     assert len(marked) > 50
-
-
-def test_the_core_searches_node_for_node_like_python_where_talon_cards_wait_top_or_all(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Skill draw 1, deal 36 (won within the first run): the core enters the very states the
-    Python search does, with talon cards put on a column, while the reserve has cards, only
-    to be covered at once (`Problem.placements_wait_top`), hundreds of times on the way."""
-    rules = DealCode.parse("CF1-S1-AAAAAAA").rules
-    position = Position.deal(DealCode(rules, number=36).deck)
-    budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
-    core = Solver(Problem.of(position, rules)).solve_position(position, budget)
-    monkeypatch.setenv("CANFIELD_SOLVER", "python")
-    covering = Problem._covering
-    marked = []
-
-    def counted(*args: object) -> object:
-        marked.append(1)
-        return covering(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Problem, "_covering", staticmethod(counted))
-    reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
-    assert core.verdict is Verdict.WON and core.nodes > 1000
-    assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
-    assert len(marked) > 300
 
 
 def test_classic_draw_1_deal_94_is_proved_lost_in_few_nodes() -> None:
