@@ -434,6 +434,7 @@ static int deadlocked(const Rules *r, const Work *w) {
 #define WHOLE_LOOKAHEAD 5 /* board.WHOLE_COLUMN_LOOKAHEAD: with whole-column moves */
 #define CERTAIN 1       /* board.RESERVE_CERTAIN */
 #define MAX_LOOKAHEAD 8 /* board.MAX_RESERVE_LOOKAHEAD */
+#define TOP_LOOKAHEAD 5 /* board.TOP_RESERVE_LOOKAHEAD: with top-or-all moves */
 #define MAX_RUNS (4 + MAX_LOOKAHEAD) /* each level adds a run at most */
 
 /* Column cards as the reserve test sees them: runs of cards, the first four of them the
@@ -1132,9 +1133,18 @@ static int exposes_use(const Emit *e, const Work *w, int i, int s, int j) {
 /* board.Problem.placements_wait: draw 1 with unlimited passes, whole-column moves, no cards
    back from the foundations, no autocomplete. Then a talon card put on a column is marked
    (`prot`) and the next step must cover it (why is told in board.Problem.placement_used). */
+static int placements_wait_top(const Rules *r);
+
 static int placements_wait(const Rules *r) {
-    return r->draw == 1 && r->passes < 0 && r->mode == MODE_ALL && !r->returns &&
-           !r->autocomplete;
+    return (r->draw == 1 && r->passes < 0 && r->mode == MODE_ALL && !r->returns &&
+            !r->autocomplete) ||
+           placements_wait_top(r);
+}
+
+/* board.Problem.placements_wait_top: the same with top-or-all moves (autocomplete or not),
+   where a talon card waits only while the reserve has cards. */
+static int placements_wait_top(const Rules *r) {
+    return r->draw == 1 && r->passes < 0 && r->mode == MODE_TOP_OR_ALL && !r->returns;
 }
 
 /* board.Problem.placement_used: whether the talon's `card`, put on column j's last card, can
@@ -1145,6 +1155,9 @@ static int placement_used(const Rules *r, const Work *w, int card, int j) {
     if (w->reserve) takers |= 1ULL << r->reserve[w->reserve - 1];
     for (int k = 0; k < 4; k++)
         if (k != j && w->len[k]) takers |= 1ULL << w->col[k][0];
+    if (placements_wait_top(r)) /* board.Problem._last_takers */
+        for (int k = 0; k < 4; k++)
+            if (k != j && w->len[k]) takers |= 1ULL << w->col[k][w->len[k] - 1];
     uint64_t reached = 1ULL << card, fresh = reached;
     while (fresh) {
         uint64_t below = children_of(fresh);
@@ -1180,6 +1193,8 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
     Work child;
     int marks = placements_wait(r);
     if (marks && w->prot) e.covering = column_with_top(w, bit_count(w->prot - 1));
+    /* with top-or-all moves talon cards wait only while the reserve has cards */
+    int placing = marks && (w->reserve || !placements_wait_top(r));
     int empty = -1;
     for (int j = 3; j >= 0; j--)
         if (!w->len[j]) empty = j;
@@ -1245,14 +1260,14 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
                 emit(&e, &child, added ? NEXT_PASS : home, draws, card, FOUNDATION);
             }
             for (int m = 0; m < t; m++) {
-                if (marks && targets[m] != empty && !placement_used(r, w, card, targets[m]))
+                if (placing && targets[m] != empty && !placement_used(r, w, card, targets[m]))
                     continue;
                 child = *w;
                 take_from_talon(&child, positions[q - 1], card);
                 child.pointer = (uint8_t)(q - 1);
                 child.pass += added;
                 put(&child, targets[m], card);
-                if (marks && targets[m] != empty) child.prot = 1ULL << card;
+                if (placing && targets[m] != empty) child.prot = 1ULL << card;
                 emit(&e, &child, added ? NEXT_PASS : FROM_TALON, draws, card, targets[m]);
             }
         }
@@ -1366,7 +1381,8 @@ static void child_of(const Rules *r, const Work *w, const Child *c, Work *out) {
         if (target == FOUNDATION) {
             out->found[card / 13]++;
         } else {
-            if (placements_wait(r) && w->len[target]) out->prot = 1ULL << card;
+            if (placements_wait(r) && w->len[target] && (w->reserve || !placements_wait_top(r)))
+                out->prot = 1ULL << card;
             put(out, target, card);
         }
     } else {
@@ -2006,6 +2022,8 @@ typedef struct {
 static void *helper_main(void *arg) {
     Helper *h = arg;
     Team *team = h->team;
+    /* HELPER_FALLBACK, or the main thread's depth where that is deeper (classic, skill: 5) */
+    int fallback = h->rules.lookahead > HELPER_FALLBACK ? h->rules.lookahead : HELPER_FALLBACK;
     h->rules.lookahead = HELPER_LOOKAHEAD;
     h->rules.certain = 1;
     Run *run = run_new(&h->rules, &h->mem, h->dead, team, &h->root, HELPER_SEED, 1, 1);
@@ -2018,9 +2036,9 @@ static void *helper_main(void *arg) {
     const int64_t window = (int64_t)(HELPER_WINDOW * 1e9);
     while (code == GOING_ON && !team_over(team) && now() < h->deadline) {
         code = run_advance(run, 1 << 10, h->deadline, &h->out);
-        if (h->rules.lookahead == HELPER_FALLBACK) continue;
+        if (h->rules.lookahead == fallback) continue;
         if (now() > h->deep_until) {
-            h->rules.lookahead = HELPER_FALLBACK;
+            h->rules.lookahead = fallback;
             continue;
         }
         int64_t my_cpu_now = thread_cpu();
@@ -2031,7 +2049,7 @@ static void *helper_main(void *arg) {
         double my_rate = (double)(mine_now - mine) / (double)(my_cpu_now - my_cpu);
         double main_rate = (double)((all_now - mine_now) - (all - mine)) /
                            (double)(main_cpu_now - main_cpu);
-        if (my_rate < HELPER_SLOW * main_rate) h->rules.lookahead = HELPER_FALLBACK;
+        if (my_rate < HELPER_SLOW * main_rate) h->rules.lookahead = fallback;
         my_cpu = my_cpu_now;
         main_cpu = main_cpu_now;
         mine = mine_now;
@@ -2478,7 +2496,9 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     r->autocomplete = autocomplete_;
     r->start_rank = start_rank;
     r->reserve_size = (int)reserve_size;
-    r->lookahead = mode == MODE_ALL ? WHOLE_LOOKAHEAD : LOOKAHEAD; /* default_lookahead */
+    r->lookahead = mode == MODE_ALL          ? WHOLE_LOOKAHEAD
+                   : mode == MODE_TOP_OR_ALL ? TOP_LOOKAHEAD
+                                             : LOOKAHEAD; /* default_lookahead */
     r->certain = CERTAIN;
     for (Py_ssize_t i = 0; i < reserve_size; i++) {
         if ((uint8_t)reserve[i] >= 52) {

@@ -63,6 +63,9 @@ RESERVE_LOOKAHEAD = 3
 WHOLE_COLUMN_LOOKAHEAD = 5
 RESERVE_CERTAIN = True
 MAX_RESERVE_LOOKAHEAD = 8
+# With top-or-all moves the test is cheaper and pays deeper (`Problem._top_trapped`): its
+# default there.
+TOP_RESERVE_LOOKAHEAD = 5
 
 
 _SUIT_BITS = [0x1FFF << 13 * suit for suit in range(4)]
@@ -431,7 +434,8 @@ class Problem:
     @property
     def default_lookahead(self) -> int:
         """How many reserve cards deeper `reserve_stuck` looks by default (the search's):
-        `WHOLE_COLUMN_LOOKAHEAD` with whole-column moves, else `RESERVE_LOOKAHEAD`.
+        `WHOLE_COLUMN_LOOKAHEAD` with whole-column moves, `TOP_RESERVE_LOOKAHEAD` with
+        top-or-all moves, else `RESERVE_LOOKAHEAD`.
 
         Under classic draw 3, on nine unwinnable deals of 0.2-3.3 M nodes (one thread), 5
         deep rather than 3 searched 17 % fewer nodes (deal 12: 3.3 M -> 1.2 M) in about 5 %
@@ -441,7 +445,10 @@ class Problem:
         282 proved unwinnable), with 12 % fewer nodes over the deals both decided, and
         classic draw 1 with three passes from 98.4 % to 98.6 % (263), 11 % fewer nodes.
         """
-        return WHOLE_COLUMN_LOOKAHEAD if self.rules.tableau_moves == "all" else RESERVE_LOOKAHEAD
+        moves = self.rules.tableau_moves
+        if moves == "top-or-all":
+            return TOP_RESERVE_LOOKAHEAD
+        return WHOLE_COLUMN_LOOKAHEAD if moves == "all" else RESERVE_LOOKAHEAD
 
     def reserve_stuck(
         self, state: State, lookahead: int | None = None, certain: bool = RESERVE_CERTAIN
@@ -488,7 +495,8 @@ class Problem:
         all go up (`_certain_deadlock`). 3 cards deep with that check: on classic deal 263
         (unwinnable, 15.4 M nodes 2 deep without it) it cuts the search to 11.7 M nodes,
         and the time by about 6 % in the core. By default (`lookahead` None) the test
-        looks `default_lookahead` cards deep.
+        looks `default_lookahead` cards deep (5 with whole-column and with top-or-all
+        moves; see `_top_trapped`).
         """
         columns, talon, _, reserve_count, _, _, _ = state
         rules = self.rules
@@ -970,6 +978,8 @@ class Problem:
         rules = self.rules
         marks = self.placements_wait  # see `placement_used`
         waits = prune and marks
+        # With top-or-all moves talon cards wait only while the reserve has cards.
+        placing = marks and (bool(reserve_count) or not self.placements_wait_top)
         prune = (
             prune
             and self.techniques.swap_pruning
@@ -1054,7 +1064,7 @@ class Problem:
                     out.append((priority, (draws, card, FOUNDATION), child))
                 one = bytes((card,))
                 for j in targets:
-                    if waits and j != empty and not self.placement_used(state, card, j):
+                    if waits and placing and j != empty and not self.placement_used(state, card, j):
                         continue
                     child = (
                         put(j, one),
@@ -1063,7 +1073,7 @@ class Problem:
                         reserve_count,
                         found,
                         new_pass,
-                        _BIT[card] if marks and j != empty else protected,
+                        _BIT[card] if placing and j != empty else protected,
                     )
                     out.append((NEXT_PASS if added else FROM_TALON, (draws, card, j), child))
 
@@ -1227,15 +1237,30 @@ class Problem:
     def placements_wait(self) -> bool:
         """Whether a talon card put on a column must be covered at once (`placement_used`):
         draw 1 with unlimited passes, whole-column moves, no cards back from the
-        foundations, no autocomplete, and `talon_waits` on. Classic draw 1, say."""
+        foundations, no autocomplete, and `talon_waits` on. Classic draw 1, say. Or
+        `placements_wait_top` (skill draw 1)."""
+        rules = self.rules
+        return (
+            self._talon_at_will and rules.tableau_moves == "all" and not rules.autocomplete
+        ) or self.placements_wait_top
+
+    @property
+    def placements_wait_top(self) -> bool:
+        """`placements_wait` with top-or-all moves: draw 1 with unlimited passes, no cards
+        back from the foundations (autocomplete or not), `talon_waits` on; skill draw 1, say.
+        There a talon card waits only while the reserve has cards (`placement_used`)."""
+        return self._talon_at_will and self.rules.tableau_moves == "top-or-all"
+
+    @property
+    def _talon_at_will(self) -> bool:
+        """`talon_waits` on, draw 1 with unlimited passes (every talon card within reach at
+        any moment) and no cards back from the foundations (`protected` is free)."""
         rules = self.rules
         return (
             self.techniques.talon_waits
             and rules.draw == 1
             and rules.passes is None
-            and rules.tableau_moves == "all"
             and not rules.foundation_to_tableau
-            and not rules.autocomplete
         )
 
     def placement_used(self, state: State, card: int, j: int) -> bool:
@@ -1267,6 +1292,18 @@ class Problem:
         talon before, and nothing else changes.) A talon card put into an empty column
         is not concerned. The exhaustive small-position tests check every state of the
         rules concerned.
+
+        With top-or-all moves (`placements_wait_top`) the same holds while the reserve has
+        cards, autocomplete or not; a card may also cover c alone, from the end of another
+        column. m' may be c moving alone onto another card, or going up: it comes from the
+        talon instead. No column is empty while the reserve has cards, and c's column
+        moves whole the same without it. Autocomplete plays only once the talon and the
+        reserve are empty: if that comes before m' in the line, c is still in the talon
+        then, so put c on p at once after the move that emptied the rest; that move of c
+        empties the talon, and the cascade follows as in the line. There the reserve is
+        empty, and the search puts talon cards on columns freely (the cut applies only in
+        states whose reserve has cards; a chain of talon cards covering one another leaves
+        the reserve as it was).
         """
         columns, talon, _, reserve_count, _, _, _ = state
         takers = 0  # the cards that can be put on some card at once
@@ -1275,6 +1312,8 @@ class Problem:
         for k in range(4):
             if k != j and columns[k]:
                 takers |= _BIT[columns[k][0]]
+        if self.placements_wait_top:
+            takers |= self._last_takers(columns, j)
         rest = _bits(talon)
         reached = fresh = _BIT[card]
         while fresh:
@@ -1284,6 +1323,12 @@ class Problem:
             fresh = below & rest & ~reached
             reached |= fresh
         return False
+
+    @staticmethod
+    def _last_takers(columns: Columns, j: int) -> int:
+        """With top-or-all moves, the other columns' last cards, which may move alone onto
+        a talon card put on column j (`placement_used`)."""
+        return sum(_BIT[columns[k][-1]] for k in range(4) if k != j and columns[k])
 
     def _run_move(self, state: State, i: int, s: int, j: int) -> Successor:
         """Column i's cards from index s on, moved onto column j."""

@@ -12,7 +12,14 @@ from app.engine import DealCode, Game, Position, Rules
 from app.solver import Budget, Verdict
 from app.solver import search as search_module
 from app.solver._core import Core
-from app.solver.board import MAX_RESERVE_LOOKAHEAD, Problem, State, Techniques, _bits
+from app.solver.board import (
+    MAX_RESERVE_LOOKAHEAD,
+    TOP_RESERVE_LOOKAHEAD,
+    Problem,
+    State,
+    Techniques,
+    _bits,
+)
 from app.solver.search import Solver
 
 from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
@@ -302,8 +309,9 @@ def test_the_core_reserve_test_matches_at_every_lookahead() -> None:
 
 def test_the_core_top_or_all_reserve_test_matches() -> None:
     """With top-or-all moves (`_top_trapped`), the core's reserve test gives the Python
-    reference's answer state by state, at each depth, on walks through skill deals and
-    small positions under every top-or-all rule set."""
+    reference's answer state by state, at each depth and at the default one
+    (`TOP_RESERVE_LOOKAHEAD`, the search's), on walks through skill deals and small
+    positions under every top-or-all rule set."""
     answers = []
     cases = [
         case
@@ -316,10 +324,13 @@ def test_the_core_top_or_all_reserve_test_matches() -> None:
     for problem, states in cases:
         core = core_of(problem)
         for state in states:
-            for lookahead in (0, 1, 3, MAX_RESERVE_LOOKAHEAD):
+            for lookahead in (0, 1, 3, TOP_RESERVE_LOOKAHEAD, MAX_RESERVE_LOOKAHEAD):
                 answer = problem.reserve_stuck(state, lookahead)
                 assert core.reserve_stuck(state, lookahead) is answer
                 answers.append(answer)
+            default = problem.reserve_stuck(state)
+            assert default is problem.reserve_stuck(state, TOP_RESERVE_LOOKAHEAD)
+            assert core.reserve_stuck(state) is default
     assert answers.count(True) > 40 and answers.count(False) > 400
 
 
@@ -528,14 +539,18 @@ def test_the_core_searches_node_for_node_like_python_with_limited_passes(
     assert cuts["reach"] or cuts["passed"] or token == "D1P3"
 
 
-@pytest.mark.parametrize(("number", "verdict"), [(70, Verdict.UNWINNABLE), (76, Verdict.WON)])
+@pytest.mark.parametrize(
+    ("token", "number", "verdict"),
+    [("C1", 70, Verdict.UNWINNABLE), ("C1", 76, Verdict.WON), ("S1", 36, Verdict.WON)],
+)
 def test_the_core_searches_node_for_node_like_python_where_talon_cards_wait(
-    number: int, verdict: Verdict, monkeypatch: pytest.MonkeyPatch
+    token: str, number: int, verdict: Verdict, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Classic draw 1 (decided within the first run): the core enters the very states the
-    Python search does, with talon cards put on a column only to be covered at once
-    (`Problem.placement_used`), which the Python search does many times on the way."""
-    rules = DealCode.parse("CF1-C1-AAAAAAA").rules
+    """Classic draw 1 and skill draw 1 (decided within the first run): the core enters the
+    very states the Python search does, with talon cards put on a column only to be covered
+    at once (`Problem.placement_used`; under skill only while the reserve has cards,
+    `Problem.placements_wait_top`), which the Python search does many times on the way."""
+    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
     position = Position.deal(DealCode(rules, number=number).deck)
     budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
     core = Solver(Problem.of(position, rules)).solve_position(position, budget)

@@ -955,7 +955,11 @@ def test_with_a_pass_limit_a_card_drawn_to_go_up_ranks_as_a_talon_move(searcher:
 # The rules where a talon card put on a column must be covered by the next step
 # (`Problem.placements_wait`): draw 1, unlimited passes, whole-column moves, no cards back
 # from the foundations, no autocomplete; classic draw 1 among them.
-WAITING_RULES = [r for r in EVERY_RULES if Problem(r, b"", 0, 0).placements_wait]
+WAITING_RULES = [
+    r
+    for r in EVERY_RULES
+    if Problem(r, b"", 0, 0).placements_wait and r.tableau_moves == "all"
+]
 
 # Small positions whose every state the test walks (`waiting_sample`): a sweep of seeds
 # 0-87 found the cut at work in settled states on these (on the others a talon card with a
@@ -963,13 +967,17 @@ WAITING_RULES = [r for r in EVERY_RULES if Problem(r, b"", 0, 0).placements_wait
 WAITING_SEEDS = [11, 27, 35, 40, 63]
 
 
-def waiting_sample(seed: int) -> tuple[Position, Rules]:
-    """A small position of two suits (10 to 16 cards off the foundations) under one of the
-    rules where talon cards wait."""
-    rules = WAITING_RULES[seed % len(WAITING_RULES)]
+def waiting_sample(
+    seed: int, among: list[Rules] | None = None, stream: str = "talon-waits"
+) -> tuple[Position, Rules]:
+    """A small position of two suits (10 to 16 cards off the foundations, 2 to 6 of them in
+    the reserve) under one of the rules where talon cards wait (`among`, by default
+    `WAITING_RULES`)."""
+    among = among or WAITING_RULES
+    rules = among[seed % len(among)]
     shape = random.Random(seed)
     position = small_position(
-        random.Random(f"talon-waits/{seed}"),
+        random.Random(f"{stream}/{seed}"),
         rules,
         out=shape.randint(10, 16),
         reserve=shape.randint(2, 6),
@@ -986,22 +994,62 @@ def test_a_talon_card_put_on_a_column_is_covered_at_once_in_every_state(searcher
     only such a step (`Problem.placement_used`). Both parts are at work: talon moves left
     out, and a marked state with fewer steps than the same state unmarked."""
     assert {r.token for r in WAITING_RULES} == {"D1TWF0", "D1TWEWF0"}
+    states_seen, left_out, fewer, _ = walk_waiting([waiting_sample(s) for s in WAITING_SEEDS])
+    assert states_seen > 20_000 and left_out > 100 and fewer > 200
+
+
+def walk_waiting(samples: list[tuple[Position, Rules]]) -> tuple[int, int, int, set[str]]:
+    """Every state of the samples searched afresh (`check`): how many states, how many of
+    them had talon moves left out, how many marked children had fewer steps than the same
+    state unmarked, and the rules tokens where moves were left out."""
     left_out = fewer = states_seen = 0
-    for seed in WAITING_SEEDS:
-        position, rules = waiting_sample(seed)
+    tokens = set()
+    for position, rules in samples:
         problem = Problem.of(position, rules)
         without = Problem.of(position, rules, Techniques(talon_waits=False))
         for here, winnable in every_state(position, rules, limit=20_000):
             check(Solver(problem).solve_position(here, BIG), here, rules, winnable)
             state = problem.settle(problem.state_of(here))
             children = problem.successors(state)
-            left_out += len(children) < len(without.successors(state))
+            if len(children) < len(without.successors(state)):
+                left_out += 1
+                tokens.add(rules.token)
             for _, _, child in children:
                 if child[6]:
                     unmarked = (*child[:6], 0)
                     fewer += len(problem.successors(child)) < len(problem.successors(unmarked))
             states_seen += 1
-    assert states_seen > 20_000 and left_out > 100 and fewer > 200
+    return states_seen, left_out, fewer, tokens
+
+
+# The top-or-all rules where talon cards wait while the reserve has cards
+# (`Problem.placements_wait_top`): draw 1, unlimited passes, no cards back from the
+# foundations, autocomplete or not; skill draw 1 among them.
+WAITING_TOP_RULES = [r for r in EVERY_RULES if Problem(r, b"", 0, 0).placements_wait_top]
+
+# Small positions whose every state the test walks (`waiting_sample`): a sweep of seeds 0-39
+# and of the skill rules' seeds to 118 (no seed disagreed with the engine's verdicts) found
+# the cut at work in settled states on these.
+WAITING_TOP_SEEDS = [4, 23, 24, 50]
+
+
+def test_a_talon_card_waits_under_top_or_all_moves_in_every_state(searcher: str) -> None:
+    """Every state reachable from small positions under the top-or-all rules concerned, each
+    known won or lost by the engine's own moves (autocomplete included): a fresh search
+    gives each its verdict, though, while the reserve has cards, it puts a talon card on a
+    column only where the next step can cover it (a column's last card alone among the
+    ways), and then takes only such a step (`Problem.placement_used`). Both parts are at
+    work, under the skill preset's options too."""
+    assert {r.token for r in WAITING_TOP_RULES} == {
+        "D1TOF0",
+        "D1TOF0A1",
+        "D1TOEWF0",
+        "D1TOEWF0A1",
+    }
+    samples = [waiting_sample(s, WAITING_TOP_RULES, "talon-waits-top") for s in WAITING_TOP_SEEDS]
+    states_seen, left_out, fewer, tokens = walk_waiting(samples)
+    assert states_seen > 20_000 and left_out > 150 and fewer > 1000
+    assert "D1TOEWF0A1" in tokens  # the skill preset's options with draw 1
 
 
 # 75 moves of a winning line of app draw 3 with three passes, deal 47 (found by the search).
