@@ -430,11 +430,9 @@ static int deadlocked(const Rules *r, const Work *w) {
     return cards_left(r, cols, ends, 4, left);
 }
 
-#define LOOKAHEAD 3     /* board.RESERVE_LOOKAHEAD */
-#define WHOLE_LOOKAHEAD 5 /* board.WHOLE_COLUMN_LOOKAHEAD: with whole-column moves */
+#define LOOKAHEAD 5     /* board.RESERVE_LOOKAHEAD */
 #define CERTAIN 1       /* board.RESERVE_CERTAIN */
 #define MAX_LOOKAHEAD 8 /* board.MAX_RESERVE_LOOKAHEAD */
-#define TOP_LOOKAHEAD 5 /* board.TOP_RESERVE_LOOKAHEAD: with top-or-all moves */
 #define MAX_RUNS (4 + MAX_LOOKAHEAD) /* each level adds a run at most */
 
 /* Column cards as the reserve test sees them: runs of cards, the first four of them the
@@ -1996,15 +1994,14 @@ static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
 /* The helper thread (see `Team`). Its reserve test (board.Problem.reserve_stuck) first
    looks HELPER_LOOKAHEAD cards deep, which decides some deals far sooner than the main
    thread's test (LOOKAHEAD deep) can. On others it costs far more than it saves: there the
-   helper goes on looking HELPER_FALLBACK cards deep, as a second pair of hands (every test
-   is a proof on its own, whatever the depth; 2 or 4 were slower on classic deal 263). It
+   helper goes on looking as deep as the main thread, as a second pair of hands (every test
+   is a proof on its own, whatever the depth). It
    does so once it has made under HELPER_SLOW times as many nodes a second of its CPU time
    as the main thread over HELPER_WINDOW seconds of each one's CPU time, or after
    HELPER_DEEP_SHARE of the budget's seconds. CPU time, not the clock's: on a busy machine
    either thread may wait a window out for a core, and the helper would fall back for
    that alone (seen at a load of 12: classic deal 282 then took more than twice the nodes). */
 #define HELPER_LOOKAHEAD 8
-#define HELPER_FALLBACK 3
 #define HELPER_SLOW 0.08
 #define HELPER_WINDOW 0.25
 #define HELPER_DEEP_SHARE 0.6
@@ -2022,8 +2019,7 @@ typedef struct {
 static void *helper_main(void *arg) {
     Helper *h = arg;
     Team *team = h->team;
-    /* HELPER_FALLBACK, or the main thread's depth where that is deeper (classic, skill: 5) */
-    int fallback = h->rules.lookahead > HELPER_FALLBACK ? h->rules.lookahead : HELPER_FALLBACK;
+    int fallback = h->rules.lookahead; /* the main thread's depth */
     h->rules.lookahead = HELPER_LOOKAHEAD;
     h->rules.certain = 1;
     Run *run = run_new(&h->rules, &h->mem, h->dead, team, &h->root, HELPER_SEED, 1, 1);
@@ -2496,9 +2492,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     r->autocomplete = autocomplete_;
     r->start_rank = start_rank;
     r->reserve_size = (int)reserve_size;
-    r->lookahead = mode == MODE_ALL          ? WHOLE_LOOKAHEAD
-                   : mode == MODE_TOP_OR_ALL ? TOP_LOOKAHEAD
-                                             : LOOKAHEAD; /* default_lookahead */
+    r->lookahead = LOOKAHEAD;
     r->certain = CERTAIN;
     for (Py_ssize_t i = 0; i < reserve_size; i++) {
         if ((uint8_t)reserve[i] >= 52) {

@@ -56,16 +56,17 @@ _BIT = [1 << c for c in range(52)]
 
 # How many reserve cards deeper `Problem.reserve_stuck` looks (each one costs more), by
 # default and at most (the core's second thread looks deeper), and whether it checks the
-# certain deadlock by default. With whole-column moves (classic) it looks deeper by default:
-# there a deeper test costs less per card, and what it proves saves more than it costs
-# (`Problem.default_lookahead`).
-RESERVE_LOOKAHEAD = 3
-WHOLE_COLUMN_LOOKAHEAD = 5
+# certain deadlock by default. The test runs with whole-column moves (classic) and with
+# top-or-all moves (skill), never under app rules; under both, 5 deep proves more than it
+# costs. Classic draw 3, nine unwinnable deals of 0.2-3.3 M nodes (one thread): 5 deep
+# rather than 3 searched 17 % fewer nodes (deal 12: 3.3 M -> 1.2 M) in about 5 % less CPU
+# time (4 deep: 13 % and 3 %; 6 deep: 18 % fewer nodes, 1 % more time); over deals 0-499
+# (7 M nodes) classic draw 3 went from 99.2 % to 99.6 % decided, classic draw 1 with three
+# passes from 98.4 % to 98.6 %, 11-12 % fewer nodes. Skill: 2-4 % fewer nodes; 8 deep the
+# same nodes as 5 on the deals tried, 15 % more CPU a node.
+RESERVE_LOOKAHEAD = 5
 RESERVE_CERTAIN = True
 MAX_RESERVE_LOOKAHEAD = 8
-# With top-or-all moves the test is cheaper and pays deeper (`Problem._top_trapped`): its
-# default there.
-TOP_RESERVE_LOOKAHEAD = 5
 
 
 _SUIT_BITS = [0x1FFF << 13 * suit for suit in range(4)]
@@ -431,27 +432,8 @@ class Problem:
                 out.append((priority, step, child))
         return out
 
-    @property
-    def default_lookahead(self) -> int:
-        """How many reserve cards deeper `reserve_stuck` looks by default (the search's):
-        `WHOLE_COLUMN_LOOKAHEAD` with whole-column moves, `TOP_RESERVE_LOOKAHEAD` with
-        top-or-all moves, else `RESERVE_LOOKAHEAD`.
-
-        Under classic draw 3, on nine unwinnable deals of 0.2-3.3 M nodes (one thread), 5
-        deep rather than 3 searched 17 % fewer nodes (deal 12: 3.3 M -> 1.2 M) in about 5 %
-        less CPU time (4 deep: 13 % and 3 %; 6 deep: 18 % fewer nodes, 1 % more time);
-        deal 282 (unknown at 7 M nodes) was proved unwinnable in 3.0 M. Over deals 0-499
-        (one thread, 7 M nodes) classic draw 3 went from 99.2 % to 99.6 % decided (263 and
-        282 proved unwinnable), with 12 % fewer nodes over the deals both decided, and
-        classic draw 1 with three passes from 98.4 % to 98.6 % (263), 11 % fewer nodes.
-        """
-        moves = self.rules.tableau_moves
-        if moves == "top-or-all":
-            return TOP_RESERVE_LOOKAHEAD
-        return WHOLE_COLUMN_LOOKAHEAD if moves == "all" else RESERVE_LOOKAHEAD
-
     def reserve_stuck(
-        self, state: State, lookahead: int | None = None, certain: bool = RESERVE_CERTAIN
+        self, state: State, lookahead: int = RESERVE_LOOKAHEAD, certain: bool = RESERVE_CERTAIN
     ) -> bool:
         """With whole-column (or, `_top_trapped`, top-or-all) moves and no cards back
         from the foundations: a proof that the state cannot be won because a reserve
@@ -494,9 +476,8 @@ class Problem:
         and those under them, sure to be in the runs at T' in their order, can never
         all go up (`_certain_deadlock`). 3 cards deep with that check: on classic deal 263
         (unwinnable, 15.4 M nodes 2 deep without it) it cuts the search to 11.7 M nodes,
-        and the time by about 6 % in the core. By default (`lookahead` None) the test
-        looks `default_lookahead` cards deep (5 with whole-column and with top-or-all
-        moves; see `_top_trapped`).
+        and the time by about 6 % in the core. By default the test looks
+        `RESERVE_LOOKAHEAD` (5) cards deep.
         """
         columns, talon, _, reserve_count, _, _, _ = state
         rules = self.rules
@@ -508,8 +489,6 @@ class Problem:
             or not all(columns)  # not a position of play: the reserve refills columns
         ):
             return False
-        if lookahead is None:
-            lookahead = self.default_lookahead
         depth = lookahead if self.techniques.reserve_lookahead else 0
         reach = self.talon_in_reach(state, max(0, reserve_count - 1 - depth))
         if rules.tableau_moves == "top-or-all":

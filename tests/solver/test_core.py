@@ -14,7 +14,7 @@ from app.solver import search as search_module
 from app.solver._core import Core
 from app.solver.board import (
     MAX_RESERVE_LOOKAHEAD,
-    TOP_RESERVE_LOOKAHEAD,
+    RESERVE_LOOKAHEAD,
     Problem,
     State,
     Techniques,
@@ -310,7 +310,7 @@ def test_the_core_reserve_test_matches_at_every_lookahead() -> None:
 def test_the_core_top_or_all_reserve_test_matches() -> None:
     """With top-or-all moves (`_top_trapped`), the core's reserve test gives the Python
     reference's answer state by state, at each depth and at the default one
-    (`TOP_RESERVE_LOOKAHEAD`, the search's), on walks through skill deals and small
+    (`RESERVE_LOOKAHEAD`, the search's), on walks through skill deals and small
     positions under every top-or-all rule set."""
     answers = []
     cases = [
@@ -324,12 +324,12 @@ def test_the_core_top_or_all_reserve_test_matches() -> None:
     for problem, states in cases:
         core = core_of(problem)
         for state in states:
-            for lookahead in (0, 1, 3, TOP_RESERVE_LOOKAHEAD, MAX_RESERVE_LOOKAHEAD):
+            for lookahead in (0, 1, 3, RESERVE_LOOKAHEAD, MAX_RESERVE_LOOKAHEAD):
                 answer = problem.reserve_stuck(state, lookahead)
                 assert core.reserve_stuck(state, lookahead) is answer
                 answers.append(answer)
             default = problem.reserve_stuck(state)
-            assert default is problem.reserve_stuck(state, TOP_RESERVE_LOOKAHEAD)
+            assert default is problem.reserve_stuck(state, RESERVE_LOOKAHEAD)
             assert core.reserve_stuck(state) is default
     assert answers.count(True) > 40 and answers.count(False) > 400
 
