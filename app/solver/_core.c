@@ -1189,6 +1189,7 @@ static int placement_used(const Rules *r, const Work *w, int card, int j) {
         for (int k = 0; k < 4; k++)
             if (k != j && w->len[k]) takers |= 1ULL << w->col[k][w->len[k] - 1];
     if (placements_wait_app(r)) { /* board.Problem._app_takers */
+        if (goes_up(r, w, card)) return 0; /* settling would send it straight up */
         for (int k = 0; k < 4; k++)
             for (int q = 0; k != j && q < w->len[k]; q++) takers |= 1ULL << w->col[k][q];
         for (int suit = 0; suit < 4; suit++)

@@ -1376,6 +1376,8 @@ class Problem:
         if self.placements_wait_top:
             takers |= self._last_takers(columns, j)
         if self.placements_wait_app:
+            if state[4][card // 13] == self.rel[card] and self.techniques.safe_moves:
+                return False  # settling would send it straight up: its step up stands for it
             takers |= self._app_takers(state, j)
         rest = _bits(talon)
         reached = fresh = _BIT[card]
