@@ -1277,7 +1277,9 @@ class Problem:
         up, c goes there straight from the talon and the line was not shortest. So in a
         shortest line m is followed at once by a move that covers c, as `placement_used`
         counts them (`_app_takers`). Settling sends up only cards that can come back onto
-        the same card (`_safe_step`): after c is put on p, c alone, if it can go.
+        the same card (`_safe_step`): after c is put on p, c alone, if it can go; so a
+        talon card that can go up is not put on a column at all (its step up from the talon
+        stands for it, and no stale mark keeps the two states apart).
 
         `protected` holds the cards back from their foundations, so the talon card is
         marked above them (`_mark`), and `settle` keeps the mark while the card is a
