@@ -1286,6 +1286,11 @@ class Problem:
         column's last card (`_kept_mark`). A marked state's steps are every step onto the
         card: the swap pruning (`exposes_use`) is off there, as the line's cover may be a
         run that the pruning would only delay.
+
+        With a pass limit the exchange fails: c left in the talon lies on the waste card
+        under it, and the draws past it bury it, so c must go down before the next talon
+        move. What holds then (cover c or take a talon card next) only reorders moves: every
+        state it leaves out is reached with the moves in the other order.
         """
         rules = self.rules
         return (
