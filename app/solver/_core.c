@@ -357,13 +357,24 @@ static void autocomplete(const Rules *r, Work *w) {
     }
 }
 
+/* board.MARK_SHIFT: under placements_wait_app the marked talon card is card + 1 in `prot`'s
+   bits from here on, above the cards back from their foundations. */
+#define MARK_SHIFT 52
+#define CARD_BITS ((1ULL << MARK_SHIFT) - 1)
+
+/* board._kept_mark: the mark in `prot`, if the card it names is among `tops`; else 0. */
+static uint64_t kept_mark(uint64_t prot, uint64_t tops) {
+    int card = (int)(prot >> MARK_SHIFT) - 1;
+    return card >= 0 && (tops >> card & 1) ? prot & ~CARD_BITS : 0;
+}
+
 /* board.Problem.settle */
 static void settle(const Rules *r, Work *w, int cascade) {
     if (w->prot) {
         uint64_t tops = 0;
         for (int i = 0; i < 4; i++)
             if (w->len[i]) tops |= 1ULL << w->col[i][w->len[i] - 1];
-        w->prot &= tops;
+        w->prot &= tops | kept_mark(w->prot, tops);
     }
     for (;;) {
         if (cascade && r->autocomplete && !w->talon && !w->reserve) autocomplete(r, w);
@@ -1132,11 +1143,32 @@ static int exposes_use(const Emit *e, const Work *w, int i, int s, int j) {
    back from the foundations, no autocomplete. Then a talon card put on a column is marked
    (`prot`) and the next step must cover it (why is told in board.Problem.placement_used). */
 static int placements_wait_top(const Rules *r);
+static int placements_wait_app(const Rules *r);
 
 static int placements_wait(const Rules *r) {
     return (r->draw == 1 && r->passes < 0 && r->mode == MODE_ALL && !r->returns &&
             !r->autocomplete) ||
-           placements_wait_top(r);
+           placements_wait_top(r) || placements_wait_app(r);
+}
+
+/* board.Problem.placements_wait_app: the same under the app's options (any-run moves, cards
+   back from the foundations, no autocomplete); why is told there. */
+static int placements_wait_app(const Rules *r) {
+    return r->draw == 1 && r->passes < 0 && r->mode == MODE_ANY_RUN && r->returns &&
+           !r->autocomplete;
+}
+
+/* board.Problem._mark: `prot` of a state where the talon's `card` was just put on a column's
+   last card. */
+static uint64_t mark(const Rules *r, uint64_t prot, int card) {
+    if (placements_wait_app(r)) return (prot & CARD_BITS) | (uint64_t)(card + 1) << MARK_SHIFT;
+    return 1ULL << card;
+}
+
+/* board.Problem._marked_bits: the talon card the next step must cover, or -1. */
+static int marked_card(const Rules *r, uint64_t prot) {
+    if (placements_wait_app(r)) return (int)(prot >> MARK_SHIFT) - 1;
+    return prot ? bit_count(prot - 1) : -1;
 }
 
 /* board.Problem.placements_wait_top: the same with top-or-all moves (autocomplete or not),
@@ -1156,6 +1188,14 @@ static int placement_used(const Rules *r, const Work *w, int card, int j) {
     if (placements_wait_top(r)) /* board.Problem._last_takers */
         for (int k = 0; k < 4; k++)
             if (k != j && w->len[k]) takers |= 1ULL << w->col[k][w->len[k] - 1];
+    if (placements_wait_app(r)) { /* board.Problem._app_takers */
+        if (goes_up(r, w, card)) return 0; /* settling would send it straight up */
+        for (int k = 0; k < 4; k++)
+            for (int q = 0; k != j && q < w->len[k]; q++) takers |= 1ULL << w->col[k][q];
+        for (int suit = 0; suit < 4; suit++)
+            if (w->found[suit])
+                takers |= 1ULL << (suit * 13 + (r->start_rank + w->found[suit] - 1) % 13);
+    }
     uint64_t reached = 1ULL << card, fresh = reached;
     while (fresh) {
         uint64_t below = children_of(fresh);
@@ -1190,7 +1230,8 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
               r->mode == MODE_ANY_RUN && !r->autocomplete, -1};
     Work child;
     int marks = placements_wait(r);
-    if (marks && w->prot) e.covering = column_with_top(w, bit_count(w->prot - 1));
+    if (marks && w->prot) e.covering = column_with_top(w, marked_card(r, w->prot));
+    if (e.covering >= 0) e.prune_swaps = 0; /* every step onto the marked card */
     /* with top-or-all moves talon cards wait only while the reserve has cards */
     int placing = marks && (w->reserve || !placements_wait_top(r));
     int empty = -1;
@@ -1265,7 +1306,7 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
                 child.pointer = (uint8_t)(q - 1);
                 child.pass += added;
                 put(&child, targets[m], card);
-                if (placing && targets[m] != empty) child.prot = 1ULL << card;
+                if (placing && targets[m] != empty) child.prot = mark(r, w->prot, card);
                 emit(&e, &child, added ? NEXT_PASS : FROM_TALON, draws, card, targets[m]);
             }
         }
@@ -1380,7 +1421,7 @@ static void child_of(const Rules *r, const Work *w, const Child *c, Work *out) {
             out->found[card / 13]++;
         } else {
             if (placements_wait(r) && w->len[target] && (w->reserve || !placements_wait_top(r)))
-                out->prot = 1ULL << card;
+                out->prot = mark(r, w->prot, card);
             put(out, target, card);
         }
     } else {

@@ -71,6 +71,10 @@ MAX_RESERVE_LOOKAHEAD = 8
 
 _SUIT_BITS = [0x1FFF << 13 * suit for suit in range(4)]
 _PARENT_BITS = [_BIT[a] | _BIT[b] for a, b in _PARENTS]
+# Under `placements_wait_app` the marked talon card is card + 1 in `protected`'s bits from
+# _MARK_SHIFT on, above the cards back from their foundations.
+_MARK_SHIFT = 52
+_CARD_BITS = (1 << _MARK_SHIFT) - 1
 
 
 def _bits(cards: bytes) -> int:
@@ -87,6 +91,13 @@ def _cards_of(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def _kept_mark(protected: int, tops: int) -> int:
+    """The mark of `placements_wait_app` in `protected` (its bits from _MARK_SHIFT on), if
+    the card it names is among `tops` (a column's last card); else 0."""
+    card = (protected >> _MARK_SHIFT) - 1
+    return protected & ~_CARD_BITS if card >= 0 and tops & _BIT[card] else 0
 
 
 def _children_of(mask: int) -> int:
@@ -978,6 +989,8 @@ class Problem:
                 where[col[-1]] = j
             else:
                 empty = j
+        if prune and waits and self._marked_bits(protected) & _bits(bytes(where)):
+            prune = False  # every step onto the marked card (`placements_wait_app`)
 
         def put(j: int, cards: bytes) -> Columns:
             lst = list(columns)
@@ -1052,7 +1065,7 @@ class Problem:
                         reserve_count,
                         found,
                         new_pass,
-                        _BIT[card] if placing and j != empty else protected,
+                        self._mark(protected, card) if placing and j != empty else protected,
                     )
                     out.append((NEXT_PASS if added else FROM_TALON, (draws, card, j), child))
 
@@ -1150,7 +1163,7 @@ class Problem:
                     )
                     out.append((FROM_FOUNDATION, (0, card, j), child))
         if waits and protected:
-            out = self._covering(out, where, protected)
+            out = self._covering(out, where, self._marked_bits(protected))
         return out
 
     @staticmethod
@@ -1217,11 +1230,13 @@ class Problem:
         """Whether a talon card put on a column must be covered at once (`placement_used`):
         draw 1 with unlimited passes, whole-column moves, no cards back from the
         foundations, no autocomplete, and `talon_waits` on. Classic draw 1, say. Or
-        `placements_wait_top` (skill draw 1)."""
+        `placements_wait_top` (skill draw 1), or `placements_wait_app` (app draw 1)."""
         rules = self.rules
         return (
-            self._talon_at_will and rules.tableau_moves == "all" and not rules.autocomplete
-        ) or self.placements_wait_top
+            (self._talon_at_will and rules.tableau_moves == "all" and not rules.autocomplete)
+            or self.placements_wait_top
+            or self.placements_wait_app
+        )
 
     @property
     def placements_wait_top(self) -> bool:
@@ -1241,6 +1256,80 @@ class Problem:
             and rules.passes is None
             and not rules.foundation_to_tableau
         )
+
+    @property
+    def placements_wait_app(self) -> bool:
+        """`placements_wait` under the app's options: draw 1 with unlimited passes, any-run
+        moves, cards back from the foundations, no autocomplete, `talon_waits` on; app
+        draw 1, say.
+
+        The exchange of `placement_used` holds with cards coming back from the foundations.
+        Take a shortest winning line, a move m in it that puts a talon card c on a column's
+        last card p, and the first later move m' that involves c: a card put on c (the
+        reserve's top, a talon card, a foundation's top, or a run of any column, from any of
+        its cards), c moving alone, or c going up. Leave c in the talon until m'. The moves
+        in between stay legal: nothing goes on p (c covers it in the line), so no card comes
+        back down onto it either, and p cannot go up; a run that starts at p or under it
+        moves the same without c, and p stays a last card wherever it goes; a card back from
+        its foundation onto any other card is the same move; with draw 1 and unlimited
+        passes the talon moves still reach their cards. At m', c comes from the talon onto
+        p and m' is played; if m' moves c alone, to a card or an empty column, or sends it
+        up, c goes there straight from the talon and the line was not shortest. So in a
+        shortest line m is followed at once by a move that covers c, as `placement_used`
+        counts them (`_app_takers`). Settling sends up only cards that can come back onto
+        the same card (`_safe_step`): after c is put on p, c alone, if it can go; so a
+        talon card that can go up is not put on a column at all (its step up from the talon
+        stands for it, and no stale mark keeps the two states apart).
+
+        `protected` holds the cards back from their foundations, so the talon card is
+        marked above them (`_mark`), and `settle` keeps the mark while the card is a
+        column's last card (`_kept_mark`). A marked state's steps are every step onto the
+        card: the swap pruning (`exposes_use`) is off there, as the line's cover may be a
+        run that the pruning would only delay.
+
+        With a pass limit the exchange fails: c left in the talon lies on the waste card
+        under it, and the draws past it bury it, so c must go down before the next talon
+        move. What holds then (cover c or take a talon card next) only reorders moves: every
+        state it leaves out is reached with the moves in the other order.
+        """
+        rules = self.rules
+        return (
+            self.techniques.talon_waits
+            and rules.draw == 1
+            and rules.passes is None
+            and rules.foundation_to_tableau
+            and rules.tableau_moves == "any-run"
+            and not rules.autocomplete
+        )
+
+    def _mark(self, protected: int, card: int) -> int:
+        """`protected` of a state where the talon's `card` was just put on a column's last
+        card (`placement_used`): the card alone, or under `placements_wait_app` the cards
+        back from their foundations and the card as the mark above them."""
+        if self.placements_wait_app:
+            return protected & _CARD_BITS | (card + 1) << _MARK_SHIFT
+        return _BIT[card]
+
+    def _marked_bits(self, protected: int) -> int:
+        """The card bit of the talon card a state's next step must cover, or 0 (`_mark`)."""
+        if self.placements_wait_app:
+            card = (protected >> _MARK_SHIFT) - 1
+            return _BIT[card] if card >= 0 else 0
+        return protected
+
+    def _app_takers(self, state: State, j: int) -> int:
+        """Under `placements_wait_app`, the cards that may go at once on a talon card put on
+        column j besides the reserve's top: every card of another column (with the run on
+        it) and every foundation's top (`placement_used`)."""
+        columns, found = state[0], state[4]
+        takers = 0
+        for k in range(4):
+            if k != j:
+                takers |= _bits(columns[k])
+        for suit in range(4):
+            if found[suit]:
+                takers |= _BIT[suit * 13 + (self.start_rank + found[suit] - 1) % 13]
+        return takers
 
     def placement_used(self, state: State, card: int, j: int) -> bool:
         """Whether the talon's `card`, put on column j's last card, can be covered at once:
@@ -1293,6 +1382,10 @@ class Problem:
                 takers |= _BIT[columns[k][0]]
         if self.placements_wait_top:
             takers |= self._last_takers(columns, j)
+        if self.placements_wait_app:
+            if state[4][card // 13] == self.rel[card] and self.techniques.safe_moves:
+                return False  # settling would send it straight up: its step up stands for it
+            takers |= self._app_takers(state, j)
         rest = _bits(talon)
         reached = fresh = _BIT[card]
         while fresh:
@@ -1356,6 +1449,7 @@ class Problem:
         if protected:
             # A card stays protected only while it is a column's last card.
             tops = sum(_BIT[col[-1]] for col in state[0] if col)
+            tops |= _kept_mark(protected, tops)
             if protected & tops != protected:
                 state = (*state[:6], protected & tops)
         while True:

@@ -10,13 +10,24 @@ from unittest import mock
 
 import pytest
 
-from app.engine import FOUNDATION, Card, DealCode, Game, Move, Position, Rules, apply_move
+from app.engine import (
+    FOUNDATION,
+    Card,
+    DealCode,
+    Game,
+    Move,
+    Position,
+    Rules,
+    apply_move,
+    legal_moves,
+)
 from app.solver import Budget, Solution, Verdict, solve
 from app.solver import search as search_module
-from app.solver.board import FROM_TALON, TO_FOUNDATION, Problem, State, Techniques
+from app.solver.board import _CARD_BITS, FROM_TALON, TO_FOUNDATION, Problem, State, Techniques
 from app.solver.search import SHUFFLED_DEPTH, Solver, _order
 
 from .helpers import (
+    canonical,
     endgame_position,
     every_rules,
     every_state,
@@ -956,9 +967,7 @@ def test_with_a_pass_limit_a_card_drawn_to_go_up_ranks_as_a_talon_move(searcher:
 # (`Problem.placements_wait`): draw 1, unlimited passes, whole-column moves, no cards back
 # from the foundations, no autocomplete; classic draw 1 among them.
 WAITING_RULES = [
-    r
-    for r in EVERY_RULES
-    if Problem(r, b"", 0, 0).placements_wait and r.tableau_moves == "all"
+    r for r in EVERY_RULES if Problem(r, b"", 0, 0).placements_wait and r.tableau_moves == "all"
 ]
 
 # Small positions whose every state the test walks (`waiting_sample`): a sweep of seeds
@@ -998,16 +1007,26 @@ def test_a_talon_card_put_on_a_column_is_covered_at_once_in_every_state(searcher
     assert states_seen > 20_000 and left_out > 100 and fewer > 200
 
 
-def walk_waiting(samples: list[tuple[Position, Rules]]) -> tuple[int, int, int, set[str]]:
-    """Every state of the samples searched afresh (`check`): how many states, how many of
-    them had talon moves left out, how many marked children had fewer steps than the same
-    state unmarked, and the rules tokens where moves were left out."""
+def walk_waiting(
+    samples: list[tuple[Position, Rules]], walked: bool = False
+) -> tuple[int, int, int, set[str]]:
+    """Every state of the samples searched afresh (`check`), or with `walked` the states of
+    random walks (`walked_states`), each checked against the search without the cut: how
+    many states, how many of them had talon moves left out, how many marked children had
+    fewer steps than the same state unmarked, and the rules tokens where moves were left
+    out."""
     left_out = fewer = states_seen = 0
     tokens = set()
     for position, rules in samples:
         problem = Problem.of(position, rules)
         without = Problem.of(position, rules, Techniques(talon_waits=False))
-        for here, winnable in every_state(position, rules, limit=20_000):
+        if walked:
+            states = walked_states(position, rules, random.Random(rules.token))
+        else:
+            states = every_state(position, rules, limit=20_000)
+        for here, winnable in states:
+            if winnable is None:
+                winnable = Solver(without).solve_position(here, BIG).verdict is Verdict.WON
             check(Solver(problem).solve_position(here, BIG), here, rules, winnable)
             state = problem.settle(problem.state_of(here))
             children = problem.successors(state)
@@ -1015,11 +1034,33 @@ def walk_waiting(samples: list[tuple[Position, Rules]]) -> tuple[int, int, int, 
                 left_out += 1
                 tokens.add(rules.token)
             for _, _, child in children:
-                if child[6]:
-                    unmarked = (*child[:6], 0)
+                if problem._marked_bits(child[6]):
+                    kept = child[6] & _CARD_BITS if problem.placements_wait_app else 0
+                    unmarked = (*child[:6], kept)
                     fewer += len(problem.successors(child)) < len(problem.successors(unmarked))
             states_seen += 1
     return states_seen, left_out, fewer, tokens
+
+
+def walked_states(
+    position: Position, rules: Rules, rng: random.Random, walks: int = 6, length: int = 40
+) -> list[tuple[Position, bool | None]]:
+    """The positions that `walks` random walks of engine moves from `position` reach (each
+    once, `length` moves at most), their verdicts left to find (None)."""
+    seen = {canonical(position, rules)}
+    out: list[tuple[Position, bool | None]] = [(position, None)]
+    for _ in range(walks):
+        here = position
+        for _ in range(length):
+            moves = legal_moves(here, rules)
+            if not moves:
+                break
+            here = apply_move(here, rules, rng.choice(moves))
+            key = canonical(here, rules)
+            if key not in seen:
+                seen.add(key)
+                out.append((here, None))
+    return out
 
 
 # The top-or-all rules where talon cards wait while the reserve has cards
@@ -1050,6 +1091,33 @@ def test_a_talon_card_waits_under_top_or_all_moves_in_every_state(searcher: str)
     states_seen, left_out, fewer, tokens = walk_waiting(samples)
     assert states_seen > 20_000 and left_out > 150 and fewer > 1000
     assert "D1TOEWF0A1" in tokens  # the skill preset's options with draw 1
+
+
+# The rules where talon cards wait under the app's options (`Problem.placements_wait_app`):
+# draw 1, unlimited passes, any-run moves, cards back from the foundations, no autocomplete;
+# app draw 1 among them.
+WAITING_APP_RULES = [r for r in EVERY_RULES if Problem(r, b"", 0, 0).placements_wait_app]
+
+# Small positions (`waiting_sample`) whose random walks meet the cut most (a sweep of seeds
+# 0-15). Cards come back from full foundations onto columns and into empty columns, so even
+# 4 cards off the foundations make over 100,000 states: too many to walk them all.
+WAITING_APP_SEEDS = [2, 6, 15]
+
+
+def test_a_talon_card_waits_under_the_app_rules_in_states_along_random_walks(
+    searcher: str,
+) -> None:
+    """The states that random walks of engine moves reach from small positions under the
+    app rules concerned: a fresh search gives each the verdict of the search without the
+    cut (every one winnable: the walks stay where cards come back down), though it puts a
+    talon card on a column only where the next step can cover it (a run of any column, a
+    foundation's top among the ways) and then takes only such a step
+    (`Problem.placements_wait_app`). Both parts are at work, under both rule sets."""
+    assert {r.token for r in WAITING_APP_RULES} == {"D1", "D1EW"}
+    samples = [waiting_sample(s, WAITING_APP_RULES, "talon-waits-app") for s in WAITING_APP_SEEDS]
+    states_seen, left_out, fewer, tokens = walk_waiting(samples, walked=True)
+    assert states_seen > 500 and left_out > 100 and fewer > 400
+    assert tokens == {"D1", "D1EW"}
 
 
 # 75 moves of a winning line of app draw 3 with three passes, deal 47 (found by the search).
