@@ -715,6 +715,25 @@ static void covered(const Rules *r, int e, uint64_t *talon, uint64_t *up, uint64
     }
 }
 
+/* What `top_covered` hands each landing of the reserve's top t: the runs, the reserve count,
+   the depth, the sets with t a last card. */
+typedef struct {
+    const Runs *runs;
+    int n, deepest;
+    uint64_t talon, up, last;
+    const int *count;
+    const uint8_t *t;
+} Landing;
+
+static int landings_hold(const Rules *r, const Landing *g, int e, const uint8_t *more, int m,
+                         int i, uint64_t last);
+
+/* Whether cards can land on e (`landings_hold` has a way): e lies in a run, or fits on a
+   card in `last`. */
+static int lands(const Runs *p, int e, uint64_t last) {
+    return run_with(p, e) >= 0 || (PARENTS[e] & last) != 0;
+}
+
 /* board.Problem._top_covered: whether the top of the reserve's n cards, or one below it down
    to index `deepest`, can never leave it, in every way the cards above may have left (each
    way with its runs: the columns from their first cards, the cards landed on a card). */
@@ -727,28 +746,24 @@ static int top_covered(const Rules *r, const Runs *p, int n, int deepest, uint64
     top_grow(r, p, firsts, talon, &up, &last, count);
     int t = r->reserve[n - 1];
     uint64_t bit = 1ULL << t, onto = PARENTS[t] & last;
-    int rises = !(suit_below(r, t) & ~up), any = rises || onto;
+    int rises = !(suit_below(r, t) & ~up), any = rises;
+    for (uint64_t x = onto; x && !any; x &= x - 1) any = lands(p, __builtin_ctzll(x), last);
     for (int i = 0; i < 4 && !any; i++) {
         int f = p->cards[i][0];
-        any = (last >> f & 1 && !(suit_below(r, f) & ~up)) ||
-              (PARENTS[f] & last & ~p->below[i][p->len[i]]) != 0;
+        uint64_t mine = p->below[i][p->len[i]];
+        any = last >> f & 1 && !(suit_below(r, f) & ~up);
+        for (uint64_t x = PARENTS[f] & last & ~mine; x && !any; x &= x - 1)
+            any = lands(p, __builtin_ctzll(x), last & ~mine);
     }
     if (!any) return 1;
     if (n - 1 <= deepest) return 0;
     uint8_t card = (uint8_t)t;
     uint64_t one[2];
-    Made made;
     Runs q;
     if (rises && !top_covered(r, p, n - 1, deepest, talon | bit, up, last | bit, count)) return 0;
-    for (uint64_t x = onto; x; x &= x - 1) { /* t goes onto e */
-        int e = __builtin_ctzll(x), c[4];
-        uint64_t rest = talon, u = up, l = last | bit;
-        memcpy(c, count, sizeof c);
-        covered(r, e, &rest, &u, &l, c);
-        q = *p;
-        put_on(&q, e, &card, 1, &made);
-        if (!top_covered(r, &q, n - 1, deepest, rest, u, l, c)) return 0;
-    }
+    Landing g = {p, n, deepest, talon, up, last | bit, count, &card};
+    for (uint64_t x = onto; x; x &= x - 1) /* t goes onto e */
+        if (!landings_hold(r, &g, __builtin_ctzll(x), &card, 1, -1, last)) return 0;
     for (int i = 0; i < 4; i++) { /* a column empties, and t fills it */
         int f = p->cards[i][0];
         if (last >> f & 1 && !(suit_below(r, f) & ~up)) { /* its cards go up */
@@ -756,16 +771,42 @@ static int top_covered(const Rules *r, const Runs *p, int n, int deepest, uint64
             alone(&q, i, &card, one);
             if (!top_covered(r, &q, n - 1, deepest, talon, up, last | bit, count)) return 0;
         }
-        for (uint64_t x = PARENTS[f] & last & ~p->below[i][p->len[i]]; x; x &= x - 1) {
-            int e = __builtin_ctzll(x), c[4]; /* it goes onto e */
-            uint64_t rest = talon, u = up, l = last | bit;
-            memcpy(c, count, sizeof c);
-            covered(r, e, &rest, &u, &l, c);
-            q = *p;
-            put_on(&q, e, p->cards[i], p->len[i], &made);
-            alone(&q, i, &card, one);
-            if (!top_covered(r, &q, n - 1, deepest, rest, u, l, c)) return 0;
-        }
+        uint64_t mine = p->below[i][p->len[i]];
+        for (uint64_t x = PARENTS[f] & last & ~mine; x; x &= x - 1) /* it goes onto e */
+            if (!landings_hold(r, &g, __builtin_ctzll(x), p->cards[i], p->len[i], i, last & ~mine))
+                return 0;
+    }
+    return 1;
+}
+
+/* board.Problem._landings: whether the next card stays in every way `more` (m cards) lands on
+   card e (and t alone fills column i, if i >= 0): e covered, and if e lies in no run (a talon
+   card put on a card before), on each card it fits on in `last`, covered too. */
+static int landings_hold(const Rules *r, const Landing *g, int e, const uint8_t *more, int m,
+                         int i, uint64_t last) {
+    uint8_t landed[56];
+    const uint8_t *put = more;
+    int under[2], ways = 0, len = m;
+    if (run_with(g->runs, e) >= 0) {
+        under[ways++] = -1;
+    } else {
+        landed[0] = (uint8_t)e;
+        memcpy(landed + 1, more, (size_t)m);
+        put = landed;
+        len = m + 1;
+        for (uint64_t x = PARENTS[e] & last; x; x &= x - 1) under[ways++] = __builtin_ctzll(x);
+    }
+    for (int k = 0; k < ways; k++) {
+        int c[4];
+        uint64_t rest = g->talon, u = g->up, l = g->last, one[2];
+        Made made;
+        Runs q = *g->runs;
+        memcpy(c, g->count, sizeof c);
+        covered(r, e, &rest, &u, &l, c);
+        if (under[k] >= 0) covered(r, under[k], &rest, &u, &l, c);
+        put_on(&q, under[k] >= 0 ? under[k] : e, put, len, &made);
+        if (i >= 0) alone(&q, i, g->t, one);
+        if (!top_covered(r, &q, g->n - 1, g->deepest, rest, u, l, c)) return 0;
     }
     return 1;
 }

@@ -757,17 +757,17 @@ class Problem:
         if not below[card] & ~up:  # t goes up: free to move as a talon card could
             ways.append((runs, talon | bit, up, last | bit, count))
         alone = bytes((card,))
+        sets = (talon, up, last | bit, count)
         for e in _cards_of(_PARENT_BITS[card] & last):  # t goes onto e
-            ways.append((_put_on(runs, e, alone), *self._covered(e, talon, up, last | bit, count)))
+            ways += self._landings(runs, e, alone, -1, alone, last, sets)
         for i in range(4):  # a column empties at T, and t fills it
             run = runs[i]
             first = run[0]
             if last >> first & 1 and not below[first] & ~up:  # its cards go up
                 ways.append(((*runs[:i], alone, *runs[i + 1 :]), talon, up, last | bit, count))
-            for e in _cards_of(_PARENT_BITS[first] & last & ~_bits(run)):  # it goes onto e
-                moved = _put_on(runs, e, run)
-                put = (*moved[:i], alone, *moved[i + 1 :])
-                ways.append((put, *self._covered(e, talon, up, last | bit, count)))
+            mine = _bits(run)
+            for e in _cards_of(_PARENT_BITS[first] & last & ~mine):  # it goes onto e
+                ways += self._landings(runs, e, run, i, alone, last & ~mine, sets)
         if not ways:
             return True
         if n - 1 <= deepest:
@@ -776,6 +776,36 @@ class Problem:
             self._top_covered(w, n - 1, deepest, rest, u, lst, list(c))
             for w, rest, u, lst, c in ways
         )
+
+    def _landings(
+        self,
+        runs: Sequence[bytes],
+        e: int,
+        more: bytes,
+        i: int,
+        alone: bytes,
+        last: int,
+        sets: tuple[int, int, int, list[int]],
+    ) -> list[tuple[Sequence[bytes], int, int, int, list[int]]]:
+        """For `_top_covered`: the ways `more` lands on card e at T (and t alone fills column
+        i, if i >= 0), each as (runs, talon, up, last, count) from `sets`, e covered. If e
+        lies in no run, it is a talon card put on a card before T (an emptied column takes
+        only the reserve's top until T): it lies on a card it fits on, one that may be a
+        last card (`last`, without column i), covered too; one way for each such card."""
+        if any(e in run for run in runs):
+            ways = [(_put_on(runs, e, more), -1)]
+        else:
+            landed = bytes((e,)) + more
+            ways = [(_put_on(runs, p, landed), p) for p in _cards_of(_PARENT_BITS[e] & last)]
+        out: list[tuple[Sequence[bytes], int, int, int, list[int]]] = []
+        for put, under in ways:
+            covered = self._covered(e, *sets)
+            if under >= 0:
+                covered = self._covered(under, *covered)
+            if i >= 0:
+                put = (*put[:i], alone, *put[i + 1 :])
+            out.append((put, *covered))
+        return out
 
     def _covered(
         self, e: int, talon: int, up: int, last: int, count: list[int]
