@@ -701,7 +701,8 @@ class Problem:
 
         Otherwise the next card t' in turn, at the moment T' it first leaves, for each way
         t may have left (`_top_covered`): what may happen before T may happen before T'
-        too, so the sets grow from there (but for the card a way lands on, covered at T).
+        too, so the sets grow from there (but for the card a way lands on, covered at T, and
+        if that is a talon card, the card it lies on: `_landings`).
         Between T and T' no column empties either (one that did would take t' at once), so
         the first cards stay as they are at T: those of now if t went up (t is then free to
         move as a talon card could, a possible last card) or onto a card; and if t filled a
