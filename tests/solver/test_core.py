@@ -22,19 +22,12 @@ from app.solver.board import (
 )
 from app.solver.search import Solver
 
-from .helpers import (
-    every_rules,
-    every_state,
-    naive_winnable,
-    replays_to_a_win,
-    rules_id,
-    small_position,
-)
+from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
 from .test_search import (
     SAMPLES,
     TOP_TRAPPED_RULES,
     endgame_states,
-    landed_on_position,
+    landed_on_states,
     sample,
     uncovered_stuck,
 )
@@ -356,11 +349,9 @@ def test_the_core_top_or_all_reserve_test_keeps_a_landed_on_card_covered() -> No
     answers = []
     beyond = 0
     for rules in TOP_TRAPPED_RULES:
-        position = landed_on_position(rules)
-        problem = Problem.of(position, rules)
+        problem, states = landed_on_states(rules)
         core = core_of(problem)
-        for here, _ in every_state(position, rules, limit=5_000):
-            state = problem.state_of(here)
+        for state, _ in states:
             for lookahead in (0, 1, RESERVE_LOOKAHEAD, MAX_RESERVE_LOOKAHEAD):
                 answer = problem.reserve_stuck(state, lookahead)
                 assert core.reserve_stuck(state, lookahead) is answer

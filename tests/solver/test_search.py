@@ -767,6 +767,17 @@ def landed_on_position(rules: Rules, reserve_cards: str = "9S 9H 9D TD TH") -> P
     return Problem(rules, reserve, 0, 0).position_of(state)
 
 
+def landed_on_states(
+    rules: Rules, reserve_cards: str = "9S 9H 9D TD TH"
+) -> tuple[Problem, list[tuple[State, bool]]]:
+    """The problem of `landed_on_position`, and every state reachable from it, each with
+    whether it can be won (by the engine's moves)."""
+    position = landed_on_position(rules, reserve_cards)
+    problem = Problem.of(position, rules)
+    states = every_state(position, rules, limit=20_000)
+    return problem, [(problem.state_of(here), won) for here, won in states]
+
+
 def uncovered_stuck(problem: Problem, state: State) -> bool:
     """`Problem.reserve_stuck` with top-or-all moves as it was before the card a way lands
     on stayed covered (`Problem._covered` leaving the sets as they were)."""
@@ -799,15 +810,13 @@ def test_a_card_the_reserve_lands_on_stays_covered_with_top_or_all_moves() -> No
     fired = 0
     for rules in TOP_TRAPPED_RULES:
         for reserve, winnable in (("9S 9H 9D TD TH", False), ("9S 9H TD 9D TH", True)):
-            position = landed_on_position(rules, reserve)
-            problem = Problem.of(position, rules)
-            states = every_state(position, rules, limit=20_000)
+            problem, states = landed_on_states(rules, reserve)
             assert states[0][1] is winnable
-            for here, won in states:
-                if problem.reserve_stuck(problem.state_of(here)):
+            for state, won in states:
+                if problem.reserve_stuck(state):
                     assert not won
                     fired += 1
-            root = problem.state_of(position)
+            root = states[0][0]
             assert problem.reserve_stuck(root) is not winnable
             assert not uncovered_stuck(problem, root)
     assert fired >= len(TOP_TRAPPED_RULES)
