@@ -670,7 +670,7 @@ static uint64_t talon_in_reach(const Rules *r, const Work *w, int stay) {
 
 /* board.Problem._top_grow: the least sets `up` and `last` closed under `_top_trapped`'s
    rules, the first cards `firsts` staying; `count` follows `up`. */
-static void top_grow(const Rules *r, const Work *w, uint64_t firsts, uint64_t talon,
+static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t talon,
                      uint64_t *up_io, uint64_t *last_io, int *count) {
     uint64_t up = *up_io, last = *last_io, was_up, was_last;
     do {
@@ -688,9 +688,9 @@ static void top_grow(const Rules *r, const Work *w, uint64_t firsts, uint64_t ta
                 up |= 1ULL << card;
                 count[suit]++;
             }
-        for (int i = 0; i < 4; i++) {
-            const uint8_t *col = w->col[i];
-            for (int k = w->len[i] - 2; k >= 0; k--) {
+        for (int i = 0; i < p->count; i++) {
+            const uint8_t *col = p->cards[i];
+            for (int k = p->len[i] - 2; k >= 0; k--) {
                 int on = col[k + 1];
                 if (last >> col[k] & 1) continue;
                 if (!(up >> on & 1) && !(last >> on & 1 && PARENTS[on] & last)) break;
@@ -702,31 +702,123 @@ static void top_grow(const Rules *r, const Work *w, uint64_t firsts, uint64_t ta
     *last_io = last;
 }
 
-/* board.Problem._top_never_leaves: whether the top of the reserve's n cards, or one below
-   it down to index `deepest`, can never leave it, in every way the cards above may have
-   left (each way with its own first cards). */
-static int top_never_leaves(const Rules *r, const Work *w, int n, int deepest, uint64_t firsts,
-                            uint64_t talon, uint64_t up, uint64_t last, const int *count_in) {
+/* The columns as the reserve test's runs, their masks in `below`. */
+static void columns_as_runs(const Work *w, Runs *cols, uint64_t below[4][53]) {
+    cols->count = 4;
+    for (int i = 0; i < 4; i++) {
+        cols->len[i] = w->len[i];
+        cols->cards[i] = w->col[i];
+        cols->below[i] = below[i];
+        below[i][0] = 0;
+        make_below(w->col[i], 0, w->len[i], below[i]);
+    }
+}
+
+/* board.Problem._covered: the sets once card e is covered (not a last card, not up, nor its
+   suit above it; no longer in the talon). */
+static void covered(const Rules *r, int e, uint64_t *talon, uint64_t *up, uint64_t *last,
+                    int *count) {
+    *talon &= ~(1ULL << e);
+    *last &= ~(1ULL << e);
+    if (*up >> e & 1) {
+        *up &= ~r->from[e];
+        count[e / 13] = r->rel[e];
+    }
+}
+
+/* What `top_covered` hands each landing of the reserve's top t: the runs, the reserve count,
+   the depth, the sets with t a last card. */
+typedef struct {
+    const Runs *runs;
+    int n, deepest;
+    uint64_t talon, up, last;
+    const int *count;
+    const uint8_t *t;
+} Landing;
+
+static int landings_hold(const Rules *r, const Landing *g, int e, const uint8_t *more, int m,
+                         int i, uint64_t last);
+
+/* Whether cards can land on e (`landings_hold` has a way): e lies in a run, or fits on a
+   card in `last`. */
+static int lands(const Runs *p, int e, uint64_t last) {
+    return run_with(p, e) >= 0 || (PARENTS[e] & last) != 0;
+}
+
+/* board.Problem._top_covered: whether the top of the reserve's n cards, or one below it down
+   to index `deepest`, can never leave it, in every way the cards above may have left (each
+   way with its runs: the columns from their first cards, the cards landed on a card). */
+static int top_covered(const Rules *r, const Runs *p, int n, int deepest, uint64_t talon,
+                       uint64_t up, uint64_t last, const int *count_in) {
     int count[4];
     memcpy(count, count_in, sizeof count);
-    top_grow(r, w, firsts, talon, &up, &last, count);
+    uint64_t firsts = 0;
+    for (int i = 0; i < 4; i++) firsts |= 1ULL << p->cards[i][0];
+    top_grow(r, p, firsts, talon, &up, &last, count);
     int t = r->reserve[n - 1];
-    uint64_t emptied = 0; /* the first cards whose column may empty now */
-    for (uint64_t x = firsts; x; x &= x - 1) {
-        int first = __builtin_ctzll(x);
-        if ((last >> first & 1 && !(suit_below(r, first) & ~up)) || PARENTS[first] & last)
-            emptied |= 1ULL << first;
+    uint64_t bit = 1ULL << t, onto = PARENTS[t] & last;
+    int rises = !(suit_below(r, t) & ~up), any = rises;
+    for (uint64_t x = onto; x && !any; x &= x - 1) any = lands(p, __builtin_ctzll(x), last);
+    for (int i = 0; i < 4 && !any; i++) {
+        int f = p->cards[i][0];
+        uint64_t mine = p->below[i][p->len[i]];
+        any = last >> f & 1 && !(suit_below(r, f) & ~up);
+        for (uint64_t x = PARENTS[f] & last & ~mine; x && !any; x &= x - 1)
+            any = lands(p, __builtin_ctzll(x), last & ~mine);
     }
-    int direct = !(suit_below(r, t) & ~up) || (PARENTS[t] & last) != 0; /* up, or onto a card */
-    if (!direct && !emptied) return 1;
+    if (!any) return 1;
     if (n - 1 <= deepest) return 0;
-    uint64_t bit = 1ULL << t;
-    if (direct && !top_never_leaves(r, w, n - 1, deepest, firsts, talon | bit, up, last | bit, count))
-        return 0;
-    for (uint64_t x = emptied; x; x &= x - 1)
-        if (!top_never_leaves(r, w, n - 1, deepest, (firsts & ~(x & -x)) | bit, talon, up,
-                              last | bit, count))
-            return 0;
+    uint8_t card = (uint8_t)t;
+    uint64_t one[2];
+    Runs q;
+    if (rises && !top_covered(r, p, n - 1, deepest, talon | bit, up, last | bit, count)) return 0;
+    Landing g = {p, n, deepest, talon, up, last | bit, count, &card};
+    for (uint64_t x = onto; x; x &= x - 1) /* t goes onto e */
+        if (!landings_hold(r, &g, __builtin_ctzll(x), &card, 1, -1, last)) return 0;
+    for (int i = 0; i < 4; i++) { /* a column empties, and t fills it */
+        int f = p->cards[i][0];
+        if (last >> f & 1 && !(suit_below(r, f) & ~up)) { /* its cards go up */
+            q = *p;
+            alone(&q, i, &card, one);
+            if (!top_covered(r, &q, n - 1, deepest, talon, up, last | bit, count)) return 0;
+        }
+        uint64_t mine = p->below[i][p->len[i]];
+        for (uint64_t x = PARENTS[f] & last & ~mine; x; x &= x - 1) /* it goes onto e */
+            if (!landings_hold(r, &g, __builtin_ctzll(x), p->cards[i], p->len[i], i, last & ~mine))
+                return 0;
+    }
+    return 1;
+}
+
+/* board.Problem._landings: whether the next card stays in every way `more` (m cards) lands on
+   card e (and t alone fills column i, if i >= 0): e covered, and if e lies in no run (a talon
+   card put on a card before), on each card it fits on in `last`, covered too. */
+static int landings_hold(const Rules *r, const Landing *g, int e, const uint8_t *more, int m,
+                         int i, uint64_t last) {
+    uint8_t landed[56];
+    const uint8_t *put = more;
+    int under[2], ways = 0, len = m;
+    if (run_with(g->runs, e) >= 0) {
+        under[ways++] = -1;
+    } else {
+        landed[0] = (uint8_t)e;
+        memcpy(landed + 1, more, (size_t)m);
+        put = landed;
+        len = m + 1;
+        for (uint64_t x = PARENTS[e] & last; x; x &= x - 1) under[ways++] = __builtin_ctzll(x);
+    }
+    for (int k = 0; k < ways; k++) {
+        int c[4];
+        uint64_t rest = g->talon, u = g->up, l = g->last, one[2];
+        Made made;
+        Runs q = *g->runs;
+        memcpy(c, g->count, sizeof c);
+        covered(r, e, &rest, &u, &l, c);
+        if (under[k] >= 0) covered(r, under[k], &rest, &u, &l, c);
+        put_on(&q, under[k] >= 0 ? under[k] : e, put, len, &made);
+        if (i >= 0) alone(&q, i, g->t, one);
+        if (!top_covered(r, &q, g->n - 1, g->deepest, rest, u, l, c)) return 0;
+    }
     return 1;
 }
 
@@ -737,17 +829,19 @@ static int top_never_leaves(const Rules *r, const Work *w, int n, int deepest, u
 static int top_trapped(const Rules *r, const Work *w) {
     int n = w->reserve, deepest = n - 1 - r->lookahead;
     uint64_t talon = talon_in_reach(r, w, deepest > 0 ? deepest : 0);
-    uint64_t held = r->reserve_mask[n] | (w->cards & ~talon), in_columns = 0, firsts = 0, last = 0;
+    uint64_t held = r->reserve_mask[n] | (w->cards & ~talon), in_columns = 0, last = 0;
     for (int i = 0; i < 4; i++) {
         const uint8_t *col = w->col[i];
         for (int k = 0; k < w->len[i]; k++) in_columns |= 1ULL << col[k];
-        firsts |= 1ULL << col[0];
         last |= 1ULL << col[w->len[i] - 1];
     }
     uint64_t up = ALL_CARDS & ~(held | talon | in_columns);
     int count[4]; /* per suit, the cards that may be up: from the start rank, in order */
     for (int suit = 0; suit < 4; suit++) count[suit] = w->found[suit];
-    return top_never_leaves(r, w, n, deepest > 0 ? deepest : 0, firsts, talon, up, last, count);
+    Runs cols;
+    uint64_t below[4][53];
+    columns_as_runs(w, &cols, below);
+    return top_covered(r, &cols, n, deepest > 0 ? deepest : 0, talon, up, last, count);
 }
 
 /* board.Problem.reserve_stuck */
@@ -759,14 +853,7 @@ static int reserve_stuck(const Rules *r, const Work *w) {
     if (r->mode != MODE_ALL) return top_trapped(r, w);
     Runs cols;
     uint64_t below[4][53];
-    cols.count = 4;
-    for (int i = 0; i < 4; i++) {
-        cols.len[i] = w->len[i];
-        cols.cards[i] = w->col[i];
-        cols.below[i] = below[i];
-        below[i][0] = 0;
-        make_below(w->col[i], 0, w->len[i], below[i]);
-    }
+    columns_as_runs(w, &cols, below);
     int stay = n - 1 - r->lookahead;
     return doomed(r, &cols, n, talon_in_reach(r, w, stay > 0 ? stay : 0), 0, r->lookahead, 0);
 }

@@ -110,6 +110,11 @@ def _children_of(mask: int) -> int:
     return red | red << 39 | black << 13 | black << 26
 
 
+def _firsts(runs: Sequence[bytes]) -> int:
+    """The first cards of the first four runs (the columns), as bits."""
+    return _BIT[runs[0][0]] | _BIT[runs[1][0]] | _BIT[runs[2][0]] | _BIT[runs[3][0]]
+
+
 def _put_on(runs: Sequence[bytes], e: int, more: bytes) -> tuple[bytes, ...]:
     """`runs` with `more` put on card e: on e's run, cut after it, or (if e is in
     none) as a new run on top of some column, e first."""
@@ -706,13 +711,15 @@ class Problem:
         card it fits on. If none of these can happen, T never comes: no line wins.
 
         Otherwise the next card t' in turn, at the moment T' it first leaves, for each way
-        t may have left (`_top_never_leaves`): what may happen before T may happen before T'
-        too, so the sets grow from there. Between T and T' no column empties either (one
-        that did would take t' at once), so the first cards stay as they are at T: those of
-        now if t went up or onto a card (t is then free to move as a talon card could, a
-        possible last card); and if t filled a column emptied at T, those of now with t for
-        that column's first card (t a last card, but as a first card it stays until T'),
-        whose old first card is free to move. If in every way t may leave, t' never can,
+        t may have left (`_top_covered`): what may happen before T may happen before T'
+        too, so the sets grow from there (but for the card a way lands on, covered at T, and
+        if that is a talon card, the card it lies on: `_landings`).
+        Between T and T' no column empties either (one that did would take t' at once), so
+        the first cards stay as they are at T: those of now if t went up (t is then free to
+        move as a talon card could, a possible last card) or onto a card; and if t filled a
+        column emptied at T, those of now with t for that column's first card (t a last
+        card, but as a first card it stays until T'), whose old first card is free to move
+        (up, or with its column onto a card). If in every way t may leave, t' never can,
         no line wins. And so on, `depth` cards down the reserve. (Telling the ways apart,
         rather than taking every column that may empty as emptied, cut the nodes that proved
         skill draw 3 deals lost by up to a third, deal 106 from 873,000 to 126,000; over
@@ -728,14 +735,13 @@ class Problem:
             last |= _BIT[col[-1]]
         up = (1 << 52) - 1 & ~(held | talon | in_columns)
         deepest = max(0, n - 1 - depth)
-        return self._top_never_leaves(columns, n, deepest, firsts, talon, up, last, list(found))
+        return self._top_covered(columns, n, deepest, talon, up, last, list(found))
 
-    def _top_never_leaves(
+    def _top_covered(
         self,
-        columns: Columns,
+        runs: Sequence[bytes],
         n: int,
         deepest: int,
-        firsts: int,
         talon: int,
         up: int,
         last: int,
@@ -743,35 +749,95 @@ class Problem:
     ) -> bool:
         """For `_top_trapped`: whether the top of the reserve's n cards, or one below it down
         to index `deepest`, can never leave it, in every way the cards above it may have
-        left. `firsts`: the columns' first cards until it leaves; `up`, `last`, `talon`: what
-        may be up, may be a last card, may move as a talon card (grown here); `count`: per
-        suit, the cards that may be up (changed here)."""
-        up, last = self._top_grow(columns, firsts, talon, up, last, count)
+        left. `talon`, `up`, `last`: what may move as a talon card, may be up, may be a last
+        card (grown here); `count`: per suit, the cards that may be up (changed here).
+
+        `runs` are the columns from their first cards (the first cards stay until the
+        reserve's top leaves), then the cards put on a card that was in none. When t goes
+        onto a card e, or a column moves whole onto e, e is a last card at T and covered
+        right after it: by t, or by the column's first card. Until that card leaves (goes
+        up, or moves alone onto a possible last card), e is no column's last card and not
+        up (nor the cards of its suit above it); the cards that were on e in its run have
+        left before T. So the next card's sets grow from the sets at T without e, with the
+        landed cards on e in the runs (`_top_grow` then finds e a last card again only if
+        the card on it may leave)."""
+        up, last = self._top_grow(runs, _firsts(runs), talon, up, last, count)
         card = self.reserve[n - 1]
         below = self._below
-        emptied = 0  # the first cards whose column may empty now
-        for first in _cards_of(firsts):
-            if (last >> first & 1 and not below[first] & ~up) or _PARENT_BITS[first] & last:
-                emptied |= _BIT[first]
-        direct = not below[card] & ~up or bool(_PARENT_BITS[card] & last)  # up, or onto a card
-        if not direct and not emptied:
+        bit = _BIT[card]
+        ways: list[tuple[Sequence[bytes], int, int, int, list[int]]] = []
+        if not below[card] & ~up:  # t goes up: free to move as a talon card could
+            ways.append((runs, talon | bit, up, last | bit, count))
+        alone = bytes((card,))
+        sets = (talon, up, last | bit, count)
+        for e in _cards_of(_PARENT_BITS[card] & last):  # t goes onto e
+            ways += self._landings(runs, e, alone, -1, alone, last, sets)
+        for i in range(4):  # a column empties at T, and t fills it
+            run = runs[i]
+            first = run[0]
+            if last >> first & 1 and not below[first] & ~up:  # its cards go up
+                ways.append(((*runs[:i], alone, *runs[i + 1 :]), talon, up, last | bit, count))
+            mine = _bits(run)
+            for e in _cards_of(_PARENT_BITS[first] & last & ~mine):  # it goes onto e
+                ways += self._landings(runs, e, run, i, alone, last & ~mine, sets)
+        if not ways:
             return True
         if n - 1 <= deepest:
             return False
-        bit = _BIT[card]
-        if direct and not self._top_never_leaves(
-            columns, n - 1, deepest, firsts, talon | bit, up, last | bit, list(count)
-        ):
-            return False
         return all(
-            self._top_never_leaves(
-                columns, n - 1, deepest, firsts & ~_BIT[f] | bit, talon, up, last | bit, list(count)
-            )
-            for f in _cards_of(emptied)
+            self._top_covered(w, n - 1, deepest, rest, u, lst, list(c))
+            for w, rest, u, lst, c in ways
         )
 
+    def _landings(
+        self,
+        runs: Sequence[bytes],
+        e: int,
+        more: bytes,
+        i: int,
+        alone: bytes,
+        last: int,
+        sets: tuple[int, int, int, list[int]],
+    ) -> list[tuple[Sequence[bytes], int, int, int, list[int]]]:
+        """For `_top_covered`: the ways `more` lands on card e at T (and t alone fills column
+        i, if i >= 0), each as (runs, talon, up, last, count) from `sets`, e covered. If e
+        lies in no run, it is a talon card put on a card before T (an emptied column takes
+        only the reserve's top until T): it lies on a card it fits on, one that may be a
+        last card (`last`, without column i), covered too; one way for each such card."""
+        if any(e in run for run in runs):
+            ways = [(_put_on(runs, e, more), -1)]
+        else:
+            landed = bytes((e,)) + more
+            ways = [(_put_on(runs, p, landed), p) for p in _cards_of(_PARENT_BITS[e] & last)]
+        out: list[tuple[Sequence[bytes], int, int, int, list[int]]] = []
+        for put, under in ways:
+            covered = self._covered(e, *sets)
+            if under >= 0:
+                covered = self._covered(under, *covered)
+            if i >= 0:
+                put = (*put[:i], alone, *put[i + 1 :])
+            out.append((put, *covered))
+        return out
+
+    def _covered(
+        self, e: int, talon: int, up: int, last: int, count: list[int]
+    ) -> tuple[int, int, int, list[int]]:
+        """For `_top_covered`: (talon, up, last, count) once card e is covered."""
+        suit = e // 13
+        if up >> e & 1:
+            up &= ~self._from[e]
+            count = list(count)
+            count[suit] = self.rel[e]
+        return talon & ~_BIT[e], up, last & ~_BIT[e], count
+
     def _top_grow(
-        self, columns: Columns, firsts: int, talon: int, up: int, last: int, count: list[int]
+        self,
+        columns: Sequence[bytes],
+        firsts: int,
+        talon: int,
+        up: int,
+        last: int,
+        count: list[int],
     ) -> tuple[int, int]:
         """For `_top_trapped`: the least sets `up` and `last` (from these) closed under its
         rules, the first cards `firsts` staying; `count` follows `up`."""

@@ -23,7 +23,15 @@ from app.solver.board import (
 from app.solver.search import Solver
 
 from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
-from .test_search import SAMPLES, endgame_states, sample
+from .test_search import (
+    SAMPLES,
+    TOP_TRAPPED_RULES,
+    endgame_states,
+    landed_on_states,
+    landing_states,
+    sample,
+    uncovered_stuck,
+)
 
 EVERY_RULES = every_rules()
 
@@ -332,6 +340,36 @@ def test_the_core_top_or_all_reserve_test_matches() -> None:
             assert default is problem.reserve_stuck(state, RESERVE_LOOKAHEAD)
             assert core.reserve_stuck(state) is default
     assert answers.count(True) > 40 and answers.count(False) > 400
+
+
+def test_the_core_top_or_all_reserve_test_keeps_a_landed_on_card_covered() -> None:
+    """Where the card the reserve's top lands on must stay covered (`landed_on_position`,
+    under every top-or-all rule set, and the states reachable from it; and `landing_states`),
+    the core's reserve test gives the Python reference's answer at each depth, and fires
+    where the test without the covering does not."""
+    answers = []
+    beyond = 0
+    for rules in TOP_TRAPPED_RULES:
+        problem, states = landed_on_states(rules)
+        core = core_of(problem)
+        for state, _ in states:
+            for lookahead in (0, 1, RESERVE_LOOKAHEAD, MAX_RESERVE_LOOKAHEAD):
+                answer = problem.reserve_stuck(state, lookahead)
+                assert core.reserve_stuck(state, lookahead) is answer
+                answers.append(answer)
+            beyond += core.reserve_stuck(state) and not uncovered_stuck(problem, state)
+    assert answers.count(True) > 50 and answers.count(False) > 50
+    assert beyond >= len(TOP_TRAPPED_RULES)
+    # And where a talon card landed on covers the card it lies on (`landing_states`).
+    fired = 0
+    for problem, states in landing_states():
+        core = core_of(problem)
+        for state, _ in states:
+            for lookahead in (0, 1, RESERVE_LOOKAHEAD, MAX_RESERVE_LOOKAHEAD):
+                answer = problem.reserve_stuck(state, lookahead)
+                assert core.reserve_stuck(state, lookahead) is answer
+            fired += core.reserve_stuck(state)
+    assert fired > 50
 
 
 def test_the_core_top_or_all_deadlock_test_matches() -> None:
