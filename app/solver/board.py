@@ -184,7 +184,8 @@ class Techniques:
     `pointer_dominance` in `Problem.value`, `Problem.stronger_keys` and
     `Problem.earlier_passes` (off, or
     without the macro: the exact pointer in the key, the pass number as the
-    value), `dead_ends` in `Problem.lost` and `Problem.reserve_stuck`,
+    value), `dead_ends` in `Problem.lost`, `Problem.reserve_stuck` and
+    `Problem.columns_cannot_hold`,
     `reserve_lookahead` in `Problem.reserve_stuck` (off: the top card alone),
     `restarts` in `search.Solver` (off: the fixed-order run alone), `swap_pruning`
     in `Problem.exposes_use`, `talon_waits` in `Problem.placement_used`.
