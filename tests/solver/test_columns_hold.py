@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Iterator
 
 import pytest
 
@@ -101,20 +102,39 @@ def test_a_state_whose_columns_cannot_hold_is_lost() -> None:
     checked = 0
     for seed in range(600):
         rules, position = _hold_sample(seed)
-        rng = random.Random(f"walk/{seed}")
         problem = Problem.of(position, rules)
-        state = problem.settle(problem.state_of(position), cascade=False)
-        for _ in range(40):
+        for state in _walk(problem, problem.state_of(position), random.Random(f"walk/{seed}")):
             if problem.columns_cannot_hold(state):
                 lost = problem.position_of(state)
                 assert not naive_winnable(lost, rules, limit=30_000), (seed, rules.token)
                 checked += 1
                 break
-            children = problem.successors(state)
-            if not children:
-                break
-            state = rng.choice(children)[2]
     assert checked >= 8
+
+
+def _walk(problem: Problem, start: State, rng: random.Random) -> Iterator[State]:
+    """`start` settled, then the states of a random walk of up to 40 search steps from it."""
+    state = problem.settle(start, cascade=False)
+    yield state
+    for _ in range(40):
+        children = problem.successors(state)
+        if not children:
+            return
+        state = rng.choice(children)[2]
+        yield state
+
+
+def _counting_cuts(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Each answer of `Problem.columns_cannot_hold` from now on, in a list."""
+    cuts: list[bool] = []
+    real = Problem.columns_cannot_hold
+
+    def counted(self: Problem, state: State) -> bool:
+        cuts.append(real(self, state))
+        return cuts[-1]
+
+    monkeypatch.setattr(Problem, "columns_cannot_hold", counted)
+    return cuts
 
 
 def _hold_sample(seed: int) -> tuple[Rules, Position]:
@@ -145,14 +165,7 @@ def test_verdicts_agree_where_the_run_count_cuts_the_search(
         monkeypatch.delenv("CANFIELD_SOLVER", raising=False)
     rules, position = _hold_sample(seed)
     winnable = naive_winnable(position, rules, limit=20_000)
-    cuts: list[bool] = []
-    real = Problem.columns_cannot_hold
-
-    def counted(self: Problem, state: State) -> bool:
-        cuts.append(real(self, state))
-        return cuts[-1]
-
-    monkeypatch.setattr(Problem, "columns_cannot_hold", counted)
+    cuts = _counting_cuts(monkeypatch)
     solver = Solver(Problem.of(position, rules))
     assert solver.uses_core is (searcher == "core")
     check(solver.solve_position(position, BIG), position, rules, winnable)
@@ -169,16 +182,9 @@ def test_the_core_counts_runs_like_python() -> None:
     for seed in range(150):
         rules, position = _hold_sample(seed)
         problem = Problem.of(position, rules)
-        state = problem.settle(problem.state_of(position), cascade=False)
-        states = [state]
-        rng = random.Random(seed)
-        for _ in range(40):
-            children = problem.successors(state)
-            if not children:
-                break
-            state = rng.choice(children)[2]
-            states.append(state)
-        cases.append((problem, states))
+        cases.append(
+            (problem, list(_walk(problem, problem.state_of(position), random.Random(seed))))
+        )
     answers = []
     for problem, states in cases:
         core = core_of(problem)
@@ -201,14 +207,7 @@ def test_the_core_searches_node_for_node_like_python_where_the_run_count_cuts(
     budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
     core = Solver(Problem.of(position, rules)).solve_position(position, budget)
     monkeypatch.setenv("CANFIELD_SOLVER", "python")
-    cuts: list[bool] = []
-    real = Problem.columns_cannot_hold
-
-    def counted(self: Problem, state: State) -> bool:
-        cuts.append(real(self, state))
-        return cuts[-1]
-
-    monkeypatch.setattr(Problem, "columns_cannot_hold", counted)
+    cuts = _counting_cuts(monkeypatch)
     reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
     assert core.verdict is not Verdict.UNKNOWN and core.nodes > 50
     assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
