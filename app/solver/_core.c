@@ -737,7 +737,9 @@ static int runs_needed(const Rules *r, const Work *w) {
 
 /* board.Problem.columns_cannot_hold */
 static int columns_cannot_hold(const Rules *r, const Work *w) {
-    if (r->passes < 0 || w->pass < r->passes || !w->talon) return 0;
+    /* board.Problem.counts_runs */
+    if (r->passes < 0 || r->draw != 3 || !r->returns || w->pass < r->passes || !w->talon)
+        return 0;
     int breaks = 0;
     for (int i = 0; i < 4; i++)
         for (int k = 1; k < w->len[i]; k++) {

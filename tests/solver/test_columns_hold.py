@@ -18,7 +18,12 @@ from .helpers import every_rules, naive_winnable, small_position
 from .test_core import core_of, last_pass_walks
 from .test_search import check
 
-PASS_LIMITED = [rules for rules in every_rules() if rules.passes is not None]
+# The rules where the run count cuts (`Problem.counts_runs`).
+COUNTED = [
+    rules
+    for rules in every_rules()
+    if rules.passes is not None and rules.draw == 3 and rules.foundation_to_tableau
+]
 BIG = Budget(nodes=2_000_000, seconds=120)
 
 
@@ -97,8 +102,9 @@ def test_the_runs_of_a_full_deck_and_of_one_colour() -> None:
 
 
 def test_a_state_whose_columns_cannot_hold_is_lost() -> None:
-    """On random walks from small positions under every rule set with a pass limit, each
-    state the test proves lost is lost by the naive search."""
+    """On random walks from small positions under every rule set where it cuts (a pass
+    limit, draw 3, cards back from the foundations), each state the test proves lost is
+    lost by the naive search."""
     checked = 0
     for seed in range(600):
         rules, position = _hold_sample(seed)
@@ -138,7 +144,7 @@ def _counting_cuts(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
 
 
 def _hold_sample(seed: int) -> tuple[Rules, Position]:
-    rules = PASS_LIMITED[seed % len(PASS_LIMITED)]
+    rules = COUNTED[seed % len(COUNTED)]
     rng = random.Random(f"hold/{seed}")
     position = small_position(
         rng,
@@ -151,11 +157,11 @@ def _hold_sample(seed: int) -> tuple[Rules, Position]:
     return rules, position
 
 
-# Found by a sweep (seeds 0-1350 of `_hold_sample`, a search of 20,000 nodes each; no seed
+# Found by a sweep (seeds 0-1260 of `_hold_sample`, a search of 20,000 nodes each; no seed
 # disagreed with the naive search): the search cut states with the run count on its way
 # to a win (1142) or to a loss.
 @pytest.mark.parametrize("searcher", ["core", "python"])
-@pytest.mark.parametrize("seed", [1142, 133, 553, 501, 1090])
+@pytest.mark.parametrize("seed", [1142, 37, 133, 274, 1090])
 def test_verdicts_agree_where_the_run_count_cuts_the_search(
     seed: int, searcher: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -175,11 +181,13 @@ def test_verdicts_agree_where_the_run_count_cuts_the_search(
 
 def test_the_core_counts_runs_like_python() -> None:
     """State by state on last-pass walks through deals of every rule set with three passes
-    and through small positions, the core proves the same states lost."""
+    (it cuts only under app draw 3) and through small positions, the core proves the same
+    states lost."""
     cases = []
-    for token in ("D3P3", "D1P3", "C3P3", "C1P3", "S3P3", "S1P3"):
-        cases += last_pass_walks(token, deals=6)
-    for seed in range(150):
+    for token in ("D1P3", "C3P3", "C1P3", "S3P3", "S1P3"):
+        cases += last_pass_walks(token, deals=3)
+    cases += last_pass_walks("D3P3", deals=40)
+    for seed in range(400):
         rules, position = _hold_sample(seed)
         problem = Problem.of(position, rules)
         cases.append(
@@ -191,11 +199,11 @@ def test_the_core_counts_runs_like_python() -> None:
         for state in states:
             answers.append(problem.columns_cannot_hold(state))
             assert core.columns_cannot_hold(state) is answers[-1]
-    assert answers.count(True) >= 10 and answers.count(False) > 500
+    assert answers.count(True) >= 20 and answers.count(False) > 500
 
 
 @pytest.mark.parametrize(
-    ("token", "number"), [("D3P3", 38), ("D3P3", 40), ("D3P3", 48), ("D1P3", 32)]
+    ("token", "number"), [("D3P3", 38), ("D3P3", 40), ("D3P3", 48), ("D3P3", 58)]
 )
 def test_the_core_searches_node_for_node_like_python_where_the_run_count_cuts(
     token: str, number: int, monkeypatch: pytest.MonkeyPatch
