@@ -63,6 +63,7 @@ static const int OTHER_COLOUR[4][2] = {{1, 2}, {0, 3}, {0, 3}, {1, 2}};
 static const int TWIN_SUIT[4] = {3, 2, 1, 0};
 
 static int is_red(int card) { return card / 13 == 1 || card / 13 == 2; }
+static uint8_t SLOT[52]; /* board._SLOT: each card's place on the cycle columns are built along */
 
 static void init_tables(void) {
     for (int c = 0; c < 52; c++) {
@@ -76,6 +77,9 @@ static void init_tables(void) {
         for (int c = 0; c < 52; c++)
             if (PARENT[c][0] == p || PARENT[c][1] == p) CHILD[p][n++] = c;
     }
+    for (int c = 0; c < 52; c++)
+        for (int i = 0; i < 26; i++)
+            if ((12 - i + 13) % 13 == c % 13 && i % 2 == is_red(c)) SLOT[c] = (uint8_t)i;
 }
 
 /* -- states ---------------------------------------------------------------------------- */
@@ -177,6 +181,7 @@ typedef struct {
     /* the talon order of the current search (or of the state being converted) */
     int order_size;
     uint8_t order[64];
+    uint64_t salt; /* tells this problem and talon order apart (`runs_needed`'s memo) */
 } Rules;
 
 static int top_of(const Work *w, int j) { return w->len[j] ? w->col[j][w->len[j] - 1] : -1; }
@@ -445,6 +450,7 @@ static int deadlocked(const Rules *r, const Work *w) {
 #define CERTAIN 1       /* board.RESERVE_CERTAIN */
 #define MAX_LOOKAHEAD 8 /* board.MAX_RESERVE_LOOKAHEAD */
 #define MAX_RUNS (4 + MAX_LOOKAHEAD) /* each level adds a run at most */
+#define COLUMNS 4 /* board.COLUMNS */
 
 /* Column cards as the reserve test sees them: runs of cards, the first four of them the
    columns from their first card (the others lie somewhere on top of a column);
@@ -666,6 +672,92 @@ static uint64_t talon_in_reach(const Rules *r, const Work *w, int stay) {
         end = end + r->draw < size ? end + r->draw : size;
     }
     return reach;
+}
+
+/* board._runs_to_hold: at least how many runs hold every card of `cards`, with other
+   cards of `allowed` between them: the cards less the most of them that come right after
+   another in a run, counted slot by slot round the cycle with at most two paths going on. */
+static int runs_to_hold(uint64_t cards, uint64_t allowed) {
+    int ends[26] = {0}, through[26] = {0};
+    for (uint64_t m = cards; m; m &= m - 1) ends[SLOT[__builtin_ctzll(m)]]++;
+    for (uint64_t m = allowed & ~cards; m; m &= m - 1) through[SLOT[__builtin_ctzll(m)]]++;
+    int best = 0;
+    for (int entering = 0; entering < 3; entering++) {
+        int most[3] = {-1, -1, -1};
+        most[entering] = 0;
+        for (int slot = 0; slot < 26; slot++) {
+            int e = ends[slot], t = through[slot], after[3] = {-1, -1, -1};
+            for (int paths = 0; paths < 3; paths++) {
+                if (most[paths] < 0) continue;
+                for (int ended = 0; ended <= (paths < e ? paths : e); ended++) {
+                    int passed = paths - ended < t ? paths - ended : t;
+                    int going = e + passed;
+                    if (after[going] < most[paths] + ended) after[going] = most[paths] + ended;
+                }
+            }
+            memcpy(most, after, sizeof(most));
+        }
+        for (int paths = entering; paths < 3; paths++)
+            if (best < most[paths]) best = most[paths];
+    }
+    return bit_count(cards) - best;
+}
+
+/* board.Problem._runs_needed, remembered in a small table of each thread's own, by the
+   problem and talon order (`salt`), the talon left, the pointer and the reserve count. */
+#define RUNS_MEMO 4096
+typedef struct {
+    uint64_t salt, talon;
+    int32_t where; /* pointer and reserve count, or -1 when empty */
+    int32_t runs;
+} RunsMemo;
+static _Thread_local RunsMemo runs_memo[RUNS_MEMO];
+static _Thread_local int runs_memo_ready;
+
+static int runs_needed(const Rules *r, const Work *w) {
+    if (!runs_memo_ready) {
+        for (int i = 0; i < RUNS_MEMO; i++) runs_memo[i].where = -1;
+        runs_memo_ready = 1;
+    }
+    int32_t where = w->pointer << 8 | w->reserve;
+    uint64_t h = (r->salt ^ w->talon ^ (uint64_t)where << 52) * 0x9e3779b97f4a7c15ULL;
+    RunsMemo *m = &runs_memo[h >> 52 & (RUNS_MEMO - 1)];
+    if (m->where == where && m->talon == w->talon && m->salt == r->salt) return m->runs;
+    uint8_t cards[64], positions[64];
+    int size = talon_cards(r, w, cards, positions);
+    uint64_t maybe_left = w->cards | r->reserve_mask[w->reserve], all = (1ULL << 52) - 1;
+    int most = 0;
+    for (int start = 0, end = w->pointer; start < size;) {
+        uint64_t stays = 0, frozen = 0, above = 0;
+        for (int k = start; k < end; k++) above |= 1ULL << cards[k];
+        for (int k = start; k < end; k++) {
+            stays |= 1ULL << cards[k];
+            above &= ~(1ULL << cards[k]);
+            frozen |= r->from[cards[k]];
+            uint64_t held = frozen & ~(maybe_left & ~above);
+            if (bit_count(held) <= COLUMNS) continue; /* as many runs at most: never too many */
+            int runs = runs_to_hold(held, all & ~stays);
+            if (most < runs) most = runs;
+        }
+        start = end;
+        end = end + r->draw < size ? end + r->draw : size;
+    }
+    *m = (RunsMemo){r->salt, w->talon, where, most};
+    return most;
+}
+
+/* board.Problem.columns_cannot_hold */
+static int columns_cannot_hold(const Rules *r, const Work *w) {
+    /* board.Problem.counts_runs */
+    if (r->passes < 0 || r->draw != 3 || !r->returns || w->pass < r->passes || !w->talon)
+        return 0;
+    int breaks = 0;
+    for (int i = 0; i < 4; i++)
+        for (int k = 1; k < w->len[i]; k++) {
+            const int *fits = CHILD[w->col[i][k - 1]];
+            breaks += fits[0] != w->col[i][k] && fits[1] != w->col[i][k];
+        }
+    return runs_needed(r, w) > COLUMNS + breaks;
 }
 
 /* board.Problem._top_grow: the least sets `up` and `last` closed under `_top_trapped`'s
@@ -1313,6 +1405,7 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
 
 /* `successors` of a state whose reserve is not stuck. */
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead) {
+    if (columns_cannot_hold(r, w)) return 0;
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
               r->mode == MODE_ANY_RUN && !r->autocomplete, -1};
     Work child;
@@ -2413,10 +2506,24 @@ static PyObject *build_state(const Rules *r, const Work *w) {
                          (unsigned long long)w->prot);
 }
 
+/* The `salt` of rules whose talon order is set: FNV-1a over the order, the reserve, the
+   start rank, draw and passes. */
+static void salt_rules(Rules *r) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (int i = 0; i < r->order_size; i++) h = (h ^ r->order[i]) * 0x100000001b3ULL;
+    h = (h ^ 0xff) * 0x100000001b3ULL;
+    for (int i = 0; i < r->reserve_size; i++) h = (h ^ r->reserve[i]) * 0x100000001b3ULL;
+    h ^= (uint64_t)(r->start_rank << 16 | r->draw << 8 | (r->passes & 0xff));
+    h *= 0x100000001b3ULL;
+    r->salt = h;
+}
+
 /* A state in its own talon order: for the functions the tests compare with board.py. */
 static int own_state(Core *self, PyObject *obj, Rules *r, Work *w) {
     *r = self->rules;
-    return parse_state(r, obj, w, r->order, &r->order_size);
+    if (!parse_state(r, obj, w, r->order, &r->order_size)) return 0;
+    salt_rules(r);
+    return 1;
 }
 
 static PyObject *Core_successors(Core *self, PyObject *obj) {
@@ -2486,6 +2593,13 @@ static PyObject *Core_lost(Core *self, PyObject *obj) {
     return PyBool_FromLong(lost(&r, &w));
 }
 
+static PyObject *Core_columns_cannot_hold(Core *self, PyObject *obj) {
+    Rules r;
+    Work w;
+    if (!own_state(self, obj, &r, &w)) return NULL;
+    return PyBool_FromLong(columns_cannot_hold(&r, &w));
+}
+
 static PyObject *Core_reserve_stuck(Core *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"state", "lookahead", "certain", NULL};
     PyObject *obj;
@@ -2530,6 +2644,7 @@ static PyObject *Core_search(Core *self, PyObject *args) {
     Rules r = self->rules;
     Work root;
     if (!parse_state(&r, obj, &root, r.order, &r.order_size)) return NULL;
+    salt_rules(&r);
     /* Proofs are keyed by the talon's card set: keep them only while every root's
        talon is a subsequence of one order. */
     if (subsequence(r.order, r.order_size, self->master, self->master_size)) {
@@ -2663,6 +2778,8 @@ static PyMethodDef Core_methods[] = {
     {"key", (PyCFunction)Core_key, METH_O, "key(state) -> bytes: the 128-bit fingerprint."},
     {"value", (PyCFunction)Core_value, METH_O, "value(state) -> int, as board.Problem.value."},
     {"lost", (PyCFunction)Core_lost, METH_O, "lost(state) -> bool, as board.Problem.lost."},
+    {"columns_cannot_hold", (PyCFunction)Core_columns_cannot_hold, METH_O,
+     "columns_cannot_hold(state) -> bool, as board.Problem.columns_cannot_hold."},
     {"reserve_stuck", (PyCFunction)(void (*)(void))Core_reserve_stuck,
      METH_VARARGS | METH_KEYWORDS,
      "reserve_stuck(state, lookahead=the search's, certain=True) -> bool, as "
