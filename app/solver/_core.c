@@ -899,13 +899,16 @@ static int landings_hold(const Rules *r, const Landing *g, int e, const uint8_t 
         len = m + 1;
         for (uint64_t x = PARENTS[e] & last; x; x &= x - 1) under[ways++] = __builtin_ctzll(x);
     }
+    int on_e[4]; /* the sets once e is covered, for every way */
+    uint64_t talon_e = g->talon, up_e = g->up, last_e = g->last;
+    memcpy(on_e, g->count, sizeof on_e);
+    covered(r, e, &talon_e, &up_e, &last_e, on_e);
     for (int k = 0; k < ways; k++) {
         int c[4];
-        uint64_t rest = g->talon, u = g->up, l = g->last, one[2];
+        uint64_t rest = talon_e, u = up_e, l = last_e, one[2];
         Made made;
         Runs q = *g->runs;
-        memcpy(c, g->count, sizeof c);
-        covered(r, e, &rest, &u, &l, c);
+        memcpy(c, on_e, sizeof c);
         if (under[k] >= 0) covered(r, under[k], &rest, &u, &l, c);
         put_on(&q, under[k] >= 0 ? under[k] : e, put, len, &made);
         if (i >= 0) alone(&q, i, g->t, one);

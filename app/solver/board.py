@@ -933,8 +933,9 @@ class Problem:
             landed = bytes((e,)) + more
             ways = [(_put_on(runs, p, landed), p) for p in _cards_of(_PARENT_BITS[e] & last)]
         out: list[tuple[Sequence[bytes], int, int, int, list[int]]] = []
+        on_e = self._covered(e, *sets)
         for put, under in ways:
-            covered = self._covered(e, *sets)
+            covered = on_e
             if under >= 0:
                 covered = self._covered(under, *covered)
             if i >= 0:
