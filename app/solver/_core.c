@@ -18,12 +18,15 @@
  * order), plus the same cards as card bits for the key; `pointer` counts the
  * remaining cards in the waste, as in board.py. A frame of the depth-first path
  * keeps its state and, for each child, only the step, key and value; a child is
- * played again from its parent when entered (`child_of`).
+ * played again from its parent when entered (`child_of`). Only the frames nearest
+ * the top keep their children: deeper paths give up those of the frames nearest the
+ * root, made again from their states when the search comes back (`shed`, `regrow`).
  *
  * Memory. The run's table (key -> index), the per-index records and the table of
  * states proved lost hold one entry per node; the tables double at half full.
  * About 60-130 bytes a node in all (16 a slot), so the node budget mostly bounds memory;
- * a path that runs very deep holds more, so a search also stops at its memory limit.
+ * a path that runs very deep holds more (a frame, 136 bytes, and the open state's entry
+ * and record for each move), so a search also stops at its memory limit.
  *
  * Keys. board.py's key is (sorted columns, talon, pointer class, reserve
  * count, protected). Here it is a 128-bit fingerprint made by two independent
@@ -53,6 +56,7 @@ enum { TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM
 #define FIRST_RUN_NODES 2000 /* search.Solver.FIRST_RUN_NODES */
 #define SHUFFLED_DEPTH 3      /* search.SHUFFLED_DEPTH */
 #define MAX_CHILDREN 512
+#define PATH_CHILDREN (1 << 18) /* children the path holds, about (`shed`): 8 MiB */
 
 /* -- card tables --------------------------------------------------------------------- */
 
@@ -182,6 +186,7 @@ typedef struct {
     int order_size;
     uint8_t order[64];
     uint64_t salt; /* tells this problem and talon order apart (`runs_needed`'s memo) */
+    size_t path_children; /* children the path holds at most, about (`shed`) */
 } Rules;
 
 static int top_of(const Work *w, int j) { return w->len[j] ? w->col[j][w->len[j] - 1] : -1; }
@@ -1787,7 +1792,7 @@ typedef struct {
 
 typedef struct {
     Packed state;
-    size_t first; /* its children: arena[first .. first + count) */
+    uint64_t rng; /* the run's random state before its children were ordered (`regrow`) */
     int32_t count, next;
     int32_t index, low;
     int16_t draws; /* the step that reached it */
@@ -1839,8 +1844,9 @@ typedef struct {
     size_t components, component_cap;
     Frame *stack;
     size_t depth, stack_cap;
-    Child *arena;
+    Child *arena; /* the children of frames kept .. depth - 1, one frame after another */
     size_t arena_used, arena_cap;
+    size_t kept; /* the frames below hold no children (`shed`) */
     Child won; /* the winning child, once found */
     Proof pending[PENDING]; /* with a team: proofs not yet in the dead table */
     int n_pending;
@@ -1989,28 +1995,14 @@ static int prove_stuck(Run *run, const Work *w, Fp key, int32_t value) {
     return prove(run, key, value, -1);
 }
 
-/* search._Run._enter: index the state and push its ordered children; 0 when out of
-   memory. `free`: the caller found its reserve not stuck. The search order: by priority
+/* The ordered children of w (entered at `depth`) in run->scratch, their order in `order`;
+   their count. `free`: w's reserve is known not stuck. The search order: by priority
    class, then fewest draws, stably (so in generation order after that), or shuffled
    within those; shuffled whatever the class in a shuffled run's first SHUFFLED_DEPTH
-   plies. */
-static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int card,
-                 int target, int free) {
-    size_t index = run->n;
-    RESERVE(run->mem, run->nodes, run->cap, index + 1, return 0);
-    RESERVE(run->mem, run->component, run->component_cap, run->components + 1, return 0);
-    RESERVE(run->mem, run->stack, run->stack_cap, run->depth + 1, return 0);
-    int added;
-    Slot *slot = table_put(&run->index, run->mem, key, (int32_t)index, &added);
-    if (!slot) return 0;
-    slot->value = (int32_t)index;
-    run->nodes[index] = (Node){key, value, 1};
-    run->n++;
-    run->component[run->components++] = (int32_t)index;
-
+   plies. A shuffled run draws from its random state. */
+static int ordered_children(Run *run, const Work *w, int free, size_t depth, uint16_t *order) {
     int count = free ? successors_of_free(run->r, w, run->scratch, run->dead)
                      : successors(run->r, w, run->scratch, run->dead);
-    uint16_t order[MAX_CHILDREN];
     for (int i = 0; i < count; i++) order[i] = (uint16_t)i;
     if (run->shuffled)
         for (int i = count - 1; i > 0; i--) {
@@ -2019,7 +2011,7 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
             order[i] = order[j];
             order[j] = t;
         }
-    if (!run->shuffled || run->depth >= SHUFFLED_DEPTH) {
+    if (!run->shuffled || depth >= SHUFFLED_DEPTH) {
         /* A stable sort: by priority class into buckets, then by draws (an insertion sort,
            as only the talon's steps differ in draws, and those come in order of draws). */
         uint16_t by_class[MAX_CHILDREN];
@@ -2046,6 +2038,12 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
             order[i] = order[j];
             order[j] = t;
         }
+    return count;
+}
+
+/* Puts the `count` children of run->scratch in `order` at the arena's end; 0 when out of
+   memory. */
+static int place_children(Run *run, const uint16_t *order, int count) {
     RESERVE(run->mem, run->arena, run->arena_cap, run->arena_used + (size_t)count, return 0);
     /* The dead table is far bigger than the caches: fetch the slots the loop will read. */
     size_t mask = __atomic_load_n(&run->dead->mask, __ATOMIC_ACQUIRE);
@@ -2060,11 +2058,73 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
             __builtin_prefetch(&slots[in_class(c->key, 0, 2).a & mask]);
         }
     }
+    run->arena_used += (size_t)count;
+    return 1;
+}
+
+/* Makes room for `more` children on the path: past about `path_children` (Rules), the
+   frames nearest the root give up theirs, all but the top frame's (the state entered
+   is its child), until the arena holds half as many; `regrow` makes them again when
+   the search comes back to such a frame. A path can run over a million moves deep
+   (app draw 1 with three passes, shuffling runs between columns) with dozens of
+   children a frame, 32 bytes each: the children held 2 GiB of deal 22's 2.4 at 1.4
+   million nodes. The frames keep their states (a frame's children are made from it). */
+static void shed(Run *run, size_t more) {
+    size_t limit = run->r->path_children;
+    if (run->arena_used + more <= limit) return;
+    size_t gone = 0;
+    while (run->kept + 1 < run->depth && run->arena_used - gone > limit / 2)
+        gone += (size_t)run->stack[run->kept++].count;
+    if (!gone) return;
+    memmove(run->arena, run->arena + gone, (run->arena_used - gone) * sizeof(Child));
+    run->arena_used -= gone;
+}
+
+/* The top frame's children again, after `shed` (as `enter` made them: the same state,
+   depth and random state give the same children in the same order); 0 when out of
+   memory. Then no frame below holds any: the arena holds the top frame's alone. */
+static int regrow(Run *run) {
+    size_t depth = run->depth - 1;
+    Frame *frame = &run->stack[depth];
+    Work w;
+    unpack(&frame->state, &w);
+    Rng own = run->rng;
+    run->rng.x = frame->rng;
+    uint16_t order[MAX_CHILDREN];
+    /* Not stuck, or it would have no children (a helper's test may have changed depth). */
+    int count = ordered_children(run, &w, 1, depth, order);
+    run->rng = own;
+    run->kept = depth;
+    run->arena_used = 0;
+    if (count != frame->count) abort(); /* cannot happen: the same state, the same steps */
+    return place_children(run, order, count);
+}
+
+/* search._Run._enter: index the state and push its ordered children (`ordered_children`);
+   0 when out of memory. `free`: the caller found its reserve not stuck. */
+static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int card,
+                 int target, int free) {
+    size_t index = run->n;
+    RESERVE(run->mem, run->nodes, run->cap, index + 1, return 0);
+    RESERVE(run->mem, run->component, run->component_cap, run->components + 1, return 0);
+    RESERVE(run->mem, run->stack, run->stack_cap, run->depth + 1, return 0);
+    int added;
+    Slot *slot = table_put(&run->index, run->mem, key, (int32_t)index, &added);
+    if (!slot) return 0;
+    slot->value = (int32_t)index;
+    run->nodes[index] = (Node){key, value, 1};
+    run->n++;
+    run->component[run->components++] = (int32_t)index;
+
+    uint64_t rng = run->rng.x;
+    uint16_t order[MAX_CHILDREN];
+    int count = ordered_children(run, w, free, run->depth, order);
+    shed(run, (size_t)count);
+    if (!place_children(run, order, count)) return 0;
     Frame *frame = &run->stack[run->depth++];
     pack(w, &frame->state);
-    *frame = (Frame){frame->state, run->arena_used, count, 0, (int32_t)index, (int32_t)index,
+    *frame = (Frame){frame->state, rng, count, 0, (int32_t)index, (int32_t)index,
                      (int16_t)draws, (int8_t)card, (int8_t)target};
-    run->arena_used += (size_t)count;
     return 1;
 }
 
@@ -2120,7 +2180,12 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
     while (run->depth) {
         Frame *frame = &run->stack[run->depth - 1];
         if (frame->next < frame->count) {
-            Child *child = &run->arena[frame->first + (size_t)frame->next++];
+            if (run->depth <= run->kept && !regrow(run)) { /* its children were shed */
+                *spent = nodes;
+                return OUT_OF_MEMORY;
+            }
+            size_t at = run->arena_used - (size_t)frame->count + (size_t)frame->next++;
+            Child *child = &run->arena[at];
             Fp key = child->key;
             int32_t value = child->value;
             if (is_dead(run->dead, key, value)) continue;
@@ -2166,7 +2231,10 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
         }
         /* Every child done: close a component (all of it lost), or pass `low` up. */
         run->depth--;
-        run->arena_used = frame->first;
+        if (run->depth >= run->kept)
+            run->arena_used -= (size_t)frame->count;
+        else /* shed: it held none */
+            run->kept = run->depth;
         int32_t index = frame->index, low = frame->low;
         if (low == index) {
             for (;;) {
@@ -2708,6 +2776,23 @@ static PyObject *Core_peak_bytes(Core *self, void *closure) {
     return PyLong_FromSize_t(self->last_peak);
 }
 
+static PyObject *Core_get_path_children(Core *self, void *closure) {
+    (void)closure;
+    return PyLong_FromSize_t(self->rules.path_children);
+}
+
+static int Core_set_path_children(Core *self, PyObject *value, void *closure) {
+    (void)closure;
+    size_t n = value ? PyLong_AsSize_t(value) : 0;
+    if (n == (size_t)-1 && PyErr_Occurred()) return -1;
+    if (!n) {
+        PyErr_SetString(PyExc_ValueError, "path_children is a count above 0");
+        return -1;
+    }
+    self->rules.path_children = n;
+    return 0;
+}
+
 static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"draw", "passes", "tableau_mode", "empty_any", "foundation_to_tableau",
                             "autocomplete", "reserve", "start_rank", NULL};
@@ -2740,6 +2825,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     r->reserve_size = (int)reserve_size;
     r->lookahead = LOOKAHEAD;
     r->certain = CERTAIN;
+    r->path_children = PATH_CHILDREN;
     for (Py_ssize_t i = 0; i < reserve_size; i++) {
         if ((uint8_t)reserve[i] >= 52) {
             PyErr_SetString(PyExc_ValueError, "cards are 0..51");
@@ -2794,6 +2880,9 @@ static PyGetSetDef Core_getset[] = {
     {"known_dead", (getter)Core_known_dead, NULL, "states proved lost so far", NULL},
     {"dead_slots", (getter)Core_dead_slots, NULL, "the slots of the table of those", NULL},
     {"peak_bytes", (getter)Core_peak_bytes, NULL, "the last search's peak memory", NULL},
+    {"path_children", (getter)Core_get_path_children, (setter)Core_set_path_children,
+     "children the depth-first path holds, about, before the frames nearest the root give "
+     "theirs up (made again when the search comes back to them: the same search)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -34,3 +34,6 @@ class Core:
     def dead_slots(self) -> int: ...
     @property
     def peak_bytes(self) -> int: ...
+    path_children: int
+    """Children the depth-first path holds, about, before the frames nearest the root give
+    theirs up (made again when the search comes back to them: the same search)."""

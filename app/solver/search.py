@@ -39,8 +39,9 @@ class Budget:
 
     The transposition tables hold an entry or two per node, so `nodes` mostly bounds
     memory (the compiled core: 60-130 bytes a node; Python: a few hundred). Not always: a
-    depth-first path can run tens of thousands of moves deep (app draw 1 with three
-    passes, shuffling runs between columns), about 2 KB a node on the path, so the core
+    depth-first path can run a million moves deep (app draw 1 with three passes,
+    shuffling runs between columns), some 250 bytes a node on the path (the frames nearest
+    the root give up their children, made again when the search comes back), so the core
     also stops at `memory` bytes a thread (the search's own, beyond the proofs it keeps
     from earlier searches): the verdict is then unknown, as when time or nodes run out.
     The Python search does not count its memory.

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from app.engine import DealCode, Position, Rules
@@ -10,6 +12,8 @@ from app.solver import Budget, Verdict
 from app.solver.board import Problem
 from app.solver.hint import HINT_BUDGET, SEARCH_MEMORY, STILL_WINNABLE_BUDGET
 from app.solver.search import Solver
+
+from .test_core import core_of
 
 MiB = 1 << 20
 CLASSIC = Rules.preset_named("classic", draw=3)
@@ -51,16 +55,64 @@ def test_a_search_within_its_memory_is_not_changed_by_it() -> None:
 
 
 def test_a_hint_on_a_position_whose_path_runs_deep_keeps_to_its_memory() -> None:
-    """App draw 1 with three passes, deal 22: the depth-first path runs tens of thousands
-    of moves deep (about 2 KB a node); 500 000 nodes held 1.1 GiB before the budget."""
+    """App draw 1 with three passes, deal 22: the depth-first path runs hundreds of
+    thousands of moves deep; 500 000 nodes held 1.1 GiB before the budget (and before the
+    path's frames nearest the root gave up their children). The still-winnable check for
+    the hint's seconds (it now runs its own ten out, within its memory)."""
     code = DealCode.parse("CF1-D1P3-AAAAAAA")
     position = Position.deal(DealCode(code.rules, number=22).deck)
     for budget in (HINT_BUDGET, STILL_WINNABLE_BUDGET):
         assert budget.memory == SEARCH_MEMORY
-        _, _, peak = search(position, code.rules, budget)
+        _, _, peak = search(position, code.rules, replace(budget, seconds=HINT_BUDGET.seconds))
         assert peak <= SEARCH_MEMORY
 
 
 def test_a_memory_budget_is_a_number_of_bytes() -> None:
     with pytest.raises(ValueError, match="memory"):
         Budget(memory=0)
+
+
+def deep_search(token: str, number: int, nodes: int, path_children: int) -> tuple[object, int]:
+    """((code, steps, nodes), peak bytes) of one core search from a deal, one thread,
+    its path holding about `path_children` children."""
+    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
+    position = Position.deal(DealCode(rules, number=number).deck)
+    problem = Problem.of(position, rules)
+    core = core_of(problem)
+    core.path_children = path_children
+    assert core.path_children == path_children
+    return core.search(problem.state_of(position), nodes, 600.0), core.peak_bytes
+
+
+@pytest.mark.parametrize(
+    ("token", "number", "nodes"),
+    [("D1P3", 4, 50_000), ("D1P3", 14, 50_000), ("D1P3", 22, 30_000), ("C1P3", 24, 50_000)],
+)
+def test_a_path_that_gives_up_its_children_searches_the_same(
+    token: str, number: int, nodes: int
+) -> None:
+    """The frames nearest the root give up their children when the path holds more than
+    `path_children`, and make them again when the search comes back (in the shuffled runs
+    too, from the random state they were ordered with): the same nodes, verdict and steps
+    as a path that keeps them all. App draw 1 with three passes: deals 4 and 14 won past
+    the first runs, along paths thousands of moves deep; 22 unknown, its path deeper;
+    classic draw 1 with three passes, deal 24: unwinnable."""
+    default = core_of(Problem.of(Position.deal(DealCode(CLASSIC, number=0).deck), CLASSIC))
+    assert default.path_children == 1 << 18
+    kept, kept_peak = deep_search(token, number, nodes, 1 << 30)
+    shed, shed_peak = deep_search(token, number, nodes, 8)
+    assert shed == kept
+    assert shed[0] == (0 if number == 22 else 2 if token == "C1P3" else 1)
+    if token == "D1P3":
+        assert shed_peak < kept_peak
+
+
+def test_a_path_a_million_moves_deep_holds_a_few_hundred_bytes_a_move() -> None:
+    """App draw 1 with three passes, deal 22, one thread: its path was 1.37 million moves
+    deep at 1.38 million nodes (2.4 GiB, past the command line's 3 GiB a thread soon after),
+    with 49 children a frame; at 200 000 nodes it held 286 MiB, now 38."""
+    (code, _, spent), peak = deep_search("D1P3", 22, 200_000, 1 << 18)
+    assert (code, spent) == (0, 200_000)
+    assert peak < 80 * MiB
+    with pytest.raises(ValueError, match="path_children"):
+        core_of(Problem.of(SLOW, CLASSIC)).path_children = 0
