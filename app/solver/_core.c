@@ -765,11 +765,31 @@ static int columns_cannot_hold(const Rules *r, const Work *w) {
     return runs_needed(r, w) > COLUMNS + breaks;
 }
 
+/* For `top_grow`: each suit's cards in `free` go up in order from its next one (`count`,
+   from the start rank), added to *up; as a loop card by card, in one step a suit: its 13
+   bits turned so that bit k is the card k ranks above the start rank. */
+static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, int *count) {
+    int s = r->start_rank;
+    for (int suit = 0; suit < 4; suit++) {
+        int c = count[suit];
+        if (c >= 13) continue;
+        uint64_t f = free >> 13 * suit & 0x1fff;
+        uint64_t turned = (f >> s | f << (13 - s)) & 0x1fff;
+        int n = c + __builtin_ctzll(~turned >> c);
+        if (n == c) continue;
+        uint64_t m = ((1ULL << n) - 1) & ~((1ULL << c) - 1);
+        *up |= ((m << s | m >> (13 - s)) & 0x1fff) << 13 * suit;
+        count[suit] = n;
+    }
+}
+
 /* board.Problem._top_grow: the least sets `up` and `last` closed under `_top_trapped`'s
    rules, the first cards `firsts` staying; `count` follows `up`. */
 static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t talon,
                      uint64_t *up_io, uint64_t *last_io, int *count) {
     uint64_t up = *up_io, last = *last_io, was_up, was_last;
+    int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
+    for (int i = 0; i < p->count; i++) from[i] = p->len[i] - 2;
     do {
         was_up = up;
         was_last = last;
@@ -777,22 +797,17 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
             fresh = children_of(fresh) & talon & ~last;
             last |= fresh;
         }
-        uint64_t free = (last | talon) & ~firsts;
-        for (int suit = 0; suit < 4; suit++)
-            while (count[suit] < 13) {
-                int card = suit * 13 + (r->start_rank + count[suit]) % 13;
-                if (!(free >> card & 1)) break;
-                up |= 1ULL << card;
-                count[suit]++;
-            }
+        rise_in_order(r, (last | talon) & ~firsts, &up, count);
         for (int i = 0; i < p->count; i++) {
             const uint8_t *col = p->cards[i];
-            for (int k = p->len[i] - 2; k >= 0; k--) {
+            int k = from[i];
+            for (; k >= 0; k--) {
                 int on = col[k + 1];
                 if (last >> col[k] & 1) continue;
                 if (!(up >> on & 1) && !(last >> on & 1 && PARENTS[on] & last)) break;
                 last |= 1ULL << col[k];
             }
+            from[i] = k;
         }
     } while (up != was_up || last != was_last);
     *up_io = up;

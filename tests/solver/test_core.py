@@ -342,6 +342,35 @@ def test_the_core_top_or_all_reserve_test_matches() -> None:
     assert answers.count(True) > 40 and answers.count(False) > 400
 
 
+def test_the_core_top_or_all_reserve_test_matches_at_every_start_rank() -> None:
+    """The core sends a suit's cards up in one step from the start rank (`rise_in_order`):
+    its reserve test gives the Python reference's answer on walks through skill deals of
+    each of the 13 start ranks."""
+    rules = DealCode.parse("CF1-S3-AAAAAAA").rules
+    rng = random.Random("every start rank")
+    ranks: set[int] = set()
+    answers = []
+    number = 0
+    while len(ranks) < 13:
+        position = Position.deal(DealCode(rules, number=number).deck)
+        number += 1
+        if position.start_rank in ranks:
+            continue
+        ranks.add(position.start_rank)
+        problem = Problem.of(position, rules)
+        core = core_of(problem)
+        state = problem.state_of(position)
+        for _ in range(60):
+            answer = problem.reserve_stuck(state)
+            assert core.reserve_stuck(state) is answer
+            answers.append(answer)
+            children = problem.moves(state)
+            if not children:
+                break
+            state = problem.settle(rng.choice(children)[2])
+    assert answers.count(True) > 5 and answers.count(False) > 200
+
+
 def test_the_core_top_or_all_reserve_test_keeps_a_landed_on_card_covered() -> None:
     """Where the card the reserve's top lands on must stay covered (`landed_on_position`,
     under every top-or-all rule set, and the states reachable from it; and `landing_states`),
