@@ -474,6 +474,7 @@
 
   document.addEventListener('keydown', (event) => {
     const el = document.activeElement;
+    if (document.querySelector('.win.show')) return; // the board's keys wait behind the win box
     if (event.target.closest && event.target.closest('input, textarea, select, [popover]')) return;
     if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'z') {
       event.preventDefault();
@@ -580,6 +581,7 @@
 
   /** A game that has just been won celebrates; one opened already won just says so. */
   function afterChange(opening) {
+    if (!document.querySelector('.win.show')) hideWin(); // a redraw took the win box away
     checkWinnable(false);
     showUndoState();
     const status = byId('status');
@@ -588,11 +590,7 @@
     if (!opening) sound('win');
     (opening ? Promise.resolve() : cascade()).then(() => {
       const shown = byId('status') && byId('status').querySelector('.win');
-      if (shown) {
-        shown.classList.add('show');
-        const first = shown.querySelector('.btn');
-        if (first) first.focus();
-      }
+      if (shown) showWin(shown);
     });
   }
 
@@ -642,13 +640,38 @@
     });
   }
 
+  // ---- the win box: a modal dialog while it shows ----
+
+  let outside = []; // what the shown win box made inert
+
+  /** Show the win box; the rest of the page is inert (no focus, no clicks) until it goes. */
+  function showWin(win) {
+    win.classList.add('show');
+    for (let node = win; node.parentElement && node !== document.body; node = node.parentElement) {
+      for (const other of node.parentElement.children) {
+        if (other !== node && !other.inert) { other.inert = true; outside.push(other); }
+      }
+    }
+    const first = win.querySelector('.btn');
+    if (first) first.focus();
+  }
+
+  /** Put the win box aside (or let go after it was redrawn away): the board is live again. */
+  function hideWin() {
+    const win = document.querySelector('.win.show');
+    if (win) win.classList.remove('show');
+    if (!outside.length) return;
+    outside.forEach((el) => { el.inert = false; });
+    outside = [];
+    if (win && byId('new')) byId('new').focus();
+  }
+
   // The win box can be put aside to look at the finished board.
   document.addEventListener('click', (event) => {
-    if (event.target.closest('.win-close')) event.target.closest('.win').classList.remove('show');
+    if (event.target.closest('.win-close')) hideWin();
   });
   document.addEventListener('keydown', (event) => {
-    const win = document.querySelector('.win.show');
-    if (event.key === 'Escape' && win) win.classList.remove('show');
+    if (event.key === 'Escape' && document.querySelector('.win.show')) hideWin();
   });
 
   // ---- the position in words: two lines on screen until the player opens it ----

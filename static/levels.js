@@ -31,6 +31,7 @@
   // P pauses; M opens (or closes) the menu.
   function menuKeys(event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (document.querySelector(".win.show")) return; // the win box is modal while it shows
     const target = event.target;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
     const key = event.key.toLowerCase();

@@ -54,10 +54,8 @@ def _audit(page: Page) -> list[dict[str, Any]]:
     """The serious and critical violations axe finds on the page as it is now.
 
     axe cannot judge text on a gradient, so the felt's gradient is replaced by its
-    lightest colour (--felt-light), the worst case for the page's light text. It goes on
-    `html` too: axe sometimes misses the body's background when the body has `height:
-    100%` (dequelabs/axe-core#560) and then judges the text on the canvas's white (one
-    fresh-clone run in about twenty: `.stat` at 1.15:1 on #ffffff).
+    lightest colour (--felt-light), the worst case for the page's light text, on `html`
+    and `body` both (dequelabs/axe-core#560).
     """
     if not page.evaluate("Boolean(window.axe)"):
         page.add_script_tag(path=str(AXE))
@@ -117,6 +115,8 @@ def test_a_new_game_with_undo_off_passes_axe(audited: Page) -> None:
 
 
 def test_the_win_box_passes_axe(audited: Page, shot: Shot) -> None:
+    """The box and, as it is modal, nothing behind it: the board under its veil is inert
+    (the score line there was once judged on white, 1.15:1, in one run in twenty)."""
     page = audited
     page.goto(f"/games/{_won_game(page)}")
     win = page.locator(".win")

@@ -240,3 +240,28 @@ def test_with_reduced_motion_the_win_shows_at_once(page: Page) -> None:
     assert not saw_cascade(page)
     assert api_game(page, game["id"])["won"] is True
     expect(page.locator(".win").get_by_role("button", name="New game")).to_be_focused()
+
+
+def test_the_win_box_is_modal_until_put_aside(page: Page) -> None:
+    """While the win box shows, Tab stays in it and the board's keys wait; "Look at the
+    board" gives the board back."""
+    page.emulate_media(reduced_motion="reduce")
+    game = play_to_the_last_card(page.context.request)
+    page.goto(f"/games/{game['id']}")
+    card(page, "KS").click()
+    win = page.locator(".win")
+    expect(win).to_be_visible()
+    expect(win).to_have_attribute("aria-modal", "true")
+    in_win = "document.activeElement.closest('.win') !== null"
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        assert page.evaluate(f"{in_win} || document.activeElement === document.body")
+    page.keyboard.press("?")
+    expect(page.locator("#guide")).to_be_hidden()
+    assert page.evaluate("document.querySelector('#pile-stock').closest('[inert]') !== null")
+    win.get_by_role("button", name="Look at the board").click()
+    expect(win).to_be_hidden()
+    expect(page.locator("#new")).to_be_focused()
+    assert page.evaluate("document.querySelectorAll('[inert]').length") == 0
+    page.keyboard.press("?")
+    expect(page.locator("#guide")).to_be_visible()
