@@ -4,7 +4,8 @@
  * settling (autocomplete, safe foundation moves, protected cards), the same
  * dead-end test, keys and values, and the same search: depth-first with a
  * transposition table, restarts alternating the fixed order with shuffled
- * ones, and Tarjan components proved lost kept across searches. Every
+ * ones (many short ones under draw 1 with a pass limit), and Tarjan
+ * components proved lost kept across searches. Every
  * soundness argument lives in board.py and search.py, beside the Python
  * reference this file mirrors; tests/solver/test_core.py checks the two
  * against each other, state by state.
@@ -54,6 +55,7 @@ enum { TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM
 #define MODE_ALL 2
 #define ALL_CARDS ((1ULL << 52) - 1)
 #define FIRST_RUN_NODES 2000 /* search.Solver.FIRST_RUN_NODES */
+#define SHORT_RUN_NODES 1000 /* search.Solver.SHORT_RUN_NODES */
 #define SHUFFLED_DEPTH 3      /* search.SHUFFLED_DEPTH */
 #define MAX_CHILDREN 512
 #define PATH_CHILDREN (1 << 18) /* children the path holds, about (`shed`): 8 MiB */
@@ -2426,6 +2428,42 @@ static size_t helper_stop(Helper *h, pthread_t thread, Memory *mem, Outcome *out
     return peak;
 }
 
+/* search.luby: 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... for i = 1, 2, 3, ... */
+static int64_t luby(uint64_t i) {
+    for (;;) {
+        uint64_t k = 1;
+        while ((1ULL << k) - 1 < i) k++;
+        if ((1ULL << k) - 1 == i) return (int64_t)1 << (k - 1);
+        i -= (1ULL << (k - 1)) - 1;
+    }
+}
+
+/* search.short_restarts: whether the shuffled runs are many short ones. */
+static int short_restarts(const Rules *r) {
+    return r->draw == 1 && r->passes >= 0 && r->mode != MODE_TOP_OR_ALL;
+}
+
+/* search._Solver._short_runs: the shuffled runs' `share` of nodes as many runs, each with
+   the next seed and SHORT_RUN_NODES times luby(seed) nodes at most. */
+static int short_runs(const Rules *r, Memory *mem, Table *dead, Team *team, Work *root,
+                      int64_t share, int64_t max_nodes, double deadline, uint64_t *seed,
+                      Outcome *out) {
+    int code = GOING_ON;
+    while (share > 0 && code == GOING_ON && out->nodes < max_nodes && now() < deadline &&
+           !(team && team_over(team))) {
+        ++*seed;
+        Run *ticket = run_new(r, mem, dead, team, root, *seed * 0x2545f4914f6cdd1dULL, 1, 0);
+        if (!ticket) return OUT_OF_MEMORY;
+        int64_t cap = SHORT_RUN_NODES * luby(*seed), before = out->nodes;
+        if (cap > share) cap = share;
+        if (cap > max_nodes - out->nodes) cap = max_nodes - out->nodes;
+        code = run_advance(ticket, cap, deadline, out);
+        run_free(ticket);
+        share -= out->nodes - before;
+    }
+    return code;
+}
+
 /* search.Solver._solve, up to the winning steps (Python builds and checks the line); with
    threads = 2, a helper thread searches too (see `Team`). *more_peak: the helper's peak
    memory, beside `mem`'s. */
@@ -2477,6 +2515,12 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
                 code = OUT_OF_MEMORY;
                 break;
             }
+        }
+        if (short_restarts(r)) {
+            code = short_runs(r, mem, dead, team, root, allowance / 2, max_nodes, deadline,
+                              &seed, out);
+            allowance *= 2;
+            continue;
         }
         seed++;
         Run *ticket = run_new(r, mem, dead, team, root, seed * 0x2545f4914f6cdd1dULL, 1, 0);
