@@ -710,6 +710,18 @@ static int runs_to_hold(uint64_t cards, uint64_t allowed) {
     return bit_count(cards) - best;
 }
 
+/* board.Problem._runs_to_place */
+static int runs_to_place(int card, uint64_t held, uint64_t allowed, int runs) {
+    int fewest = runs + 1;
+    for (int m = 0; m < 2; m++) {
+        int parent = PARENT[card][m];
+        if (!(allowed >> parent & 1)) continue;
+        int with = runs_to_hold(held | 1ULL << parent, allowed);
+        if (fewest > with) fewest = with;
+    }
+    return fewest;
+}
+
 /* board.Problem._runs_needed, remembered in a small table of each thread's own, by the
    problem and talon order (`salt`), the talon left, the pointer and the reserve count. */
 #define RUNS_MEMO 4096
@@ -732,7 +744,7 @@ static int runs_needed(const Rules *r, const Work *w) {
     if (m->where == where && m->talon == w->talon && m->salt == r->salt) return m->runs;
     uint8_t cards[64], positions[64];
     int size = talon_cards(r, w, cards, positions);
-    uint64_t maybe_left = w->cards | r->reserve_mask[w->reserve], all = (1ULL << 52) - 1;
+    uint64_t maybe_left = w->cards | r->reserve_mask[w->reserve];
     int most = 0;
     for (int start = 0, end = w->pointer; start < size;) {
         uint64_t stays = 0, frozen = 0, above = 0;
@@ -742,8 +754,12 @@ static int runs_needed(const Rules *r, const Work *w) {
             above &= ~(1ULL << cards[k]);
             frozen |= r->from[cards[k]];
             uint64_t held = frozen & ~(maybe_left & ~above);
-            if (bit_count(held) <= COLUMNS) continue; /* as many runs at most: never too many */
-            int runs = runs_to_hold(held, all & ~stays);
+            if (bit_count(held) < COLUMNS) continue; /* never too many runs */
+            uint64_t allowed = ((1ULL << 52) - 1) & ~stays;
+            int runs = runs_to_hold(held, allowed);
+            /* Its way off the waste adds one run at most: count it only if that may tell. */
+            if (runs >= (most > COLUMNS ? most : COLUMNS) && (suit_below(r, cards[k]) & stays))
+                runs = runs_to_place(cards[k], held, allowed, runs);
             if (most < runs) most = runs;
         }
         start = end;
@@ -758,13 +774,15 @@ static int columns_cannot_hold(const Rules *r, const Work *w) {
     /* board.Problem.counts_runs */
     if (r->passes < 0 || r->draw != 3 || !r->returns || w->pass < r->passes || !w->talon)
         return 0;
+    int runs = runs_needed(r, w);
+    if (runs <= COLUMNS) return 0; /* the breaks only add room: not counted */
     int breaks = 0;
     for (int i = 0; i < 4; i++)
         for (int k = 1; k < w->len[i]; k++) {
             const int *fits = CHILD[w->col[i][k - 1]];
             breaks += fits[0] != w->col[i][k] && fits[1] != w->col[i][k];
         }
-    return runs_needed(r, w) > COLUMNS + breaks;
+    return runs > COLUMNS + breaks;
 }
 
 /* For `top_grow`: each suit's cards in `free` go up in order from its next one (`count`,

@@ -624,7 +624,10 @@ class Problem:
         foundations either. Each of those that is not in the talon now, nor in the
         reserve, nor above y in its pile (gone by T), must be in a column at T. If no
         `COLUMNS` runs (and the breaks) can hold them all, avoiding the cards that stay
-        under y, T never comes. `_runs_needed` counts the runs, for each y.
+        under y, T never comes. And y must leave at T: if it cannot go up then (a lower
+        card of its suit stays under it), it goes onto a card it fits on, a column's last
+        card, or into an empty column, one run fewer (`_runs_to_place`). `_runs_needed`
+        counts the runs, for each y.
         """
         if not self.counts_runs or state[5] < (self.rules.passes or 0) or not state[1]:
             return False
@@ -669,12 +672,33 @@ class Problem:
                 above ^= _BIT[card]
                 frozen |= self._from[card]
                 held = frozen & ~(maybe_left & ~above)
-                if bin(held).count("1") > COLUMNS:  # else as many runs at most: never too many
-                    most = max(most, _runs_to_hold(held, (1 << 52) - 1 & ~stays))
+                if bin(held).count("1") < COLUMNS:  # never too many runs
+                    continue
+                allowed = (1 << 52) - 1 & ~stays
+                runs = _runs_to_hold(held, allowed)
+                # Its way off the waste adds one run at most: count it only if that may tell.
+                if runs >= max(most, COLUMNS) and self._below[card] & stays:
+                    runs = self._runs_to_place(card, held, allowed, runs)
+                most = max(most, runs)
         if len(self._runs) > 100_000:
             self._runs.clear()
         self._runs[memo] = most
         return most
+
+    @staticmethod
+    def _runs_to_place(card: int, held: int, allowed: int, runs: int) -> int:
+        """For `_runs_needed`: at least how many runs the columns are in when talon card
+        `card` comes to the waste's top and cannot go up (a lower card of its suit stays
+        under it), when `held` must be in a column, the columns can hold only cards of
+        `allowed`, and `runs` hold `held`. The card leaves onto one it fits on that does
+        not stay, which must then be a column's last card (held too), or into an empty
+        column, when the other three hold every column card (one run more counted): the
+        fewest runs of those ways."""
+        fewest = runs + 1
+        for parent in _PARENTS[card]:
+            if allowed & _BIT[parent]:
+                fewest = min(fewest, _runs_to_hold(held | _BIT[parent], allowed))
+        return fewest
 
     # The reserve test works on card sets as bit masks (bit c for card c), like the core.
 

@@ -14,7 +14,7 @@ from app.solver import search as search_module
 from app.solver.board import _CHILDREN, Problem, State, _runs_to_hold
 from app.solver.search import Solver
 
-from .helpers import every_rules, naive_winnable, small_position
+from .helpers import every_rules, every_state, naive_winnable, small_position
 from .test_core import core_of, last_pass_walks
 from .test_search import check
 
@@ -220,3 +220,47 @@ def test_the_core_searches_node_for_node_like_python_where_the_run_count_cuts(
     assert core.verdict is not Verdict.UNKNOWN and core.nodes > 50
     assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
     assert any(cuts)
+
+
+class _CountAlone(Problem):
+    """The run count without the talon card's way off the waste (`Problem._runs_to_place`)."""
+
+    @staticmethod
+    def _runs_to_place(card: int, held: int, allowed: int, runs: int) -> int:
+        return runs
+
+
+# Found by a sweep (seeds 0-1499 of `_hold_sample`, every state of the positions with at most
+# 3,000; no state either count proved lost was winnable): on these the way off the waste
+# proves states lost that the count alone does not.
+PLACING_SEEDS = [18, 398, 413, 860, 1257]
+
+
+@pytest.mark.parametrize("searcher", ["core", "python"])
+def test_the_way_off_the_waste_proves_only_lost_states(
+    searcher: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every state reachable from small positions, each known won or lost by the engine's
+    own moves: a talon card that can go neither up nor on a card that may be a column's
+    last card needs an empty column (one run fewer), and one with a single such card needs
+    it in a column (`Problem._runs_to_place`). The states this proves lost, and the count
+    alone does not, are lost; the core proves the same states; a fresh search gives every
+    state its verdict."""
+    monkeypatch.delenv("CANFIELD_SOLVER", raising=False)
+    samples = [_hold_sample(seed) for seed in PLACING_SEEDS]
+    cores = [core_of(Problem.of(position, rules)) for rules, position in samples]
+    if searcher == "python":
+        monkeypatch.setenv("CANFIELD_SOLVER", "python")
+    placed = 0
+    for (rules, position), core in zip(samples, cores, strict=True):
+        problem = Problem.of(position, rules)
+        alone = _CountAlone(rules, problem.reserve, problem.start_rank, problem.base_suit)
+        assert Solver(problem).uses_core is (searcher == "core")
+        for here, winnable in every_state(position, rules, limit=3_000):
+            state = problem.state_of(here)
+            if problem.columns_cannot_hold(state):
+                assert not winnable, rules.token
+                placed += not alone.columns_cannot_hold(state)
+            assert core.columns_cannot_hold(state) is problem.columns_cannot_hold(state)
+            check(Solver(problem).solve_position(here, BIG), here, rules, winnable)
+    assert placed >= 100
