@@ -2461,18 +2461,19 @@ static int short_restarts(const Rules *r) {
     return r->draw == 1 && r->passes >= 0 && r->mode != MODE_TOP_OR_ALL;
 }
 
-/* search._Solver._short_runs: the shuffled runs' `share` of nodes as many runs, each with
-   the next seed and SHORT_RUN_NODES times luby(seed) nodes at most. */
-static int short_runs(const Rules *r, Memory *mem, Table *dead, Team *team, Work *root,
-                      int64_t share, int64_t max_nodes, double deadline, uint64_t *seed,
-                      Outcome *out) {
-    int code = GOING_ON;
+/* search.Solver._shuffled_runs: the shuffled runs' `share` of a round's nodes, each run with
+   the next seed: one run of it all or, under draw 1 with a pass limit (`short_restarts`),
+   many of SHORT_RUN_NODES times luby(seed) nodes at most. */
+static int shuffled_runs(const Rules *r, Memory *mem, Table *dead, Team *team, Work *root,
+                         int64_t share, int64_t max_nodes, double deadline, uint64_t *seed,
+                         Outcome *out) {
+    int code = GOING_ON, short_ones = short_restarts(r);
     while (share > 0 && code == GOING_ON && out->nodes < max_nodes && now() < deadline &&
            !(team && team_over(team))) {
         ++*seed;
         Run *ticket = run_new(r, mem, dead, team, root, *seed * 0x2545f4914f6cdd1dULL, 1, 0);
         if (!ticket) return OUT_OF_MEMORY;
-        int64_t cap = SHORT_RUN_NODES * luby(*seed), before = out->nodes;
+        int64_t cap = short_ones ? SHORT_RUN_NODES * luby(*seed) : share, before = out->nodes;
         if (cap > share) cap = share;
         if (cap > max_nodes - out->nodes) cap = max_nodes - out->nodes;
         code = run_advance(ticket, cap, deadline, out);
@@ -2534,21 +2535,8 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
                 break;
             }
         }
-        if (short_restarts(r)) {
-            code = short_runs(r, mem, dead, team, root, allowance / 2, max_nodes, deadline,
-                              &seed, out);
-            allowance *= 2;
-            continue;
-        }
-        seed++;
-        Run *ticket = run_new(r, mem, dead, team, root, seed * 0x2545f4914f6cdd1dULL, 1, 0);
-        if (!ticket) {
-            code = OUT_OF_MEMORY;
-            break;
-        }
-        left = max_nodes - out->nodes;
-        code = run_advance(ticket, allowance / 2 < left ? allowance / 2 : left, deadline, out);
-        run_free(ticket);
+        code = shuffled_runs(r, mem, dead, team, root, allowance / 2, max_nodes, deadline, &seed,
+                             out);
         allowance *= 2;
     }
     if (main_run) run_free(main_run);

@@ -222,27 +222,20 @@ class Solver:
                 if not problem.techniques.restarts:
                     allowance *= 2
                     continue
-                if short_restarts(problem):
-                    share = allowance // 2
-                    verdict, steps, nodes, seed = self._short_runs(
-                        start, share, budget, deadline, nodes, seed
-                    )
-                    allowance *= 2
-                    continue
-                seed += 1
-                ticket = _Run(self, start, random.Random(seed))
-                limit = min(allowance // 2, budget.nodes - nodes)
-                verdict, steps = ticket.advance(limit, deadline)
-                nodes += ticket.spent
+                verdict, steps, nodes, seed = self._shuffled_runs(
+                    start, allowance // 2, budget, deadline, nodes, seed
+                )
                 allowance *= 2
         return verdict or Verdict.UNKNOWN, steps, nodes
 
-    def _short_runs(
+    def _shuffled_runs(
         self, start: State, share: int, budget: Budget, deadline: float, nodes: int, seed: int
     ) -> tuple[Verdict | None, list[Step], int, int]:
-        """The shuffled runs' `share` of nodes as many short runs (`short_restarts`), each
-        with the next seed and `SHORT_RUN_NODES` times `luby(seed)` nodes at most: (verdict
-        or None, steps, the search's nodes, the last seed)."""
+        """The shuffled runs' `share` of a round's nodes, each run with the next seed: one
+        run of it all or, under draw 1 with a pass limit (`short_restarts`), many of
+        `SHORT_RUN_NODES` times `luby(seed)` nodes at most: (verdict or None, steps, the
+        search's nodes, the last seed)."""
+        short = short_restarts(self.problem)
         verdict: Verdict | None = None
         steps: list[Step] = []
         while (
@@ -253,7 +246,8 @@ class Solver:
         ):
             seed += 1
             ticket = _Run(self, start, random.Random(seed))
-            limit = min(self.SHORT_RUN_NODES * luby(seed), share, budget.nodes - nodes)
+            run = self.SHORT_RUN_NODES * luby(seed) if short else share
+            limit = min(run, share, budget.nodes - nodes)
             verdict, steps = ticket.advance(limit, deadline)
             nodes += ticket.spent
             share -= ticket.spent
@@ -281,7 +275,7 @@ def luby(i: int) -> int:
 
 
 def short_restarts(problem: Problem) -> bool:
-    """Whether the shuffled runs are many short ones (`Solver._short_runs`): under draw 1
+    """Whether the shuffled runs are many short ones (`Solver._shuffled_runs`): under draw 1
     with a pass limit. There a few shuffled openings (one in 10 to 300) win at once, in a
     few hundred nodes, and the others sink; the longer runs of the other rule sets tried
     a dozen openings in 7 million nodes, many short ones try hundreds."""
