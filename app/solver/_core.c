@@ -734,13 +734,31 @@ static int runs_to_hold(uint64_t cards, uint64_t allowed) {
     return bit_count(cards) - best;
 }
 
+/* `runs_to_hold`, remembered in a small table of each thread's own by its two arguments:
+   the run count's piles change little from one state to the next (a talon card played
+   takes one card out of the cards that may be left; the stock's lots stay). */
+#define HOLD_MEMO 16384
+typedef struct {
+    uint64_t cards, allowed; /* allowed 0: empty (a count with no card allowed is never asked) */
+    int32_t runs;
+} HoldMemo;
+static _Thread_local HoldMemo hold_memo[HOLD_MEMO];
+
+static int runs_to_hold_memo(uint64_t cards, uint64_t allowed) {
+    uint64_t h = (cards * 0x9e3779b97f4a7c15ULL) ^ (allowed * 0xc2b2ae3d27d4eb4fULL);
+    HoldMemo *m = &hold_memo[(h ^ h >> 29) >> 20 & (HOLD_MEMO - 1)];
+    if (m->cards == cards && m->allowed == allowed && allowed) return m->runs;
+    *m = (HoldMemo){cards, allowed, runs_to_hold(cards, allowed)};
+    return m->runs;
+}
+
 /* board.Problem._runs_to_place */
 static int runs_to_place(int card, uint64_t held, uint64_t allowed, int runs) {
     int fewest = runs + 1;
     for (int m = 0; m < 2; m++) {
         int parent = PARENT[card][m];
         if (!(allowed >> parent & 1)) continue;
-        int with = runs_to_hold(held | 1ULL << parent, allowed);
+        int with = runs_to_hold_memo(held | 1ULL << parent, allowed);
         if (fewest > with) fewest = with;
     }
     return fewest;
@@ -780,7 +798,7 @@ static int runs_needed(const Rules *r, const Work *w) {
             uint64_t held = frozen & ~(maybe_left & ~above);
             if (bit_count(held) < COLUMNS) continue; /* never too many runs */
             uint64_t allowed = ((1ULL << 52) - 1) & ~stays;
-            int runs = runs_to_hold(held, allowed);
+            int runs = runs_to_hold_memo(held, allowed);
             /* Its way off the waste adds one run at most: count it only if that may tell. */
             if (runs >= (most > COLUMNS ? most : COLUMNS) && (suit_below(r, cards[k]) & stays))
                 runs = runs_to_place(cards[k], held, allowed, runs);
