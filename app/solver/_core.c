@@ -2821,6 +2821,17 @@ static PyObject *Core_columns_cannot_hold(Core *self, PyObject *obj) {
     return PyBool_FromLong(columns_cannot_hold(&r, &w));
 }
 
+static PyObject *Core_runs_to_hold(Core *self, PyObject *args) {
+    (void)self;
+    unsigned long long cards, allowed;
+    if (!PyArg_ParseTuple(args, "KK", &cards, &allowed)) return NULL;
+    if ((cards | allowed) >> 52) {
+        PyErr_SetString(PyExc_ValueError, "cards and allowed are sets of the 52 cards' bits");
+        return NULL;
+    }
+    return PyLong_FromLong(runs_to_hold_memo(cards, allowed));
+}
+
 static PyObject *Core_reserve_stuck(Core *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"state", "lookahead", "certain", NULL};
     PyObject *obj;
@@ -3019,6 +3030,9 @@ static PyMethodDef Core_methods[] = {
     {"lost", (PyCFunction)Core_lost, METH_O, "lost(state) -> bool, as board.Problem.lost."},
     {"columns_cannot_hold", (PyCFunction)Core_columns_cannot_hold, METH_O,
      "columns_cannot_hold(state) -> bool, as board.Problem.columns_cannot_hold."},
+    {"runs_to_hold", (PyCFunction)Core_runs_to_hold, METH_VARARGS,
+     "runs_to_hold(cards, allowed) -> int, as board._runs_to_hold (remembered as in the "
+     "search)."},
     {"reserve_stuck", (PyCFunction)(void (*)(void))Core_reserve_stuck,
      METH_VARARGS | METH_KEYWORDS,
      "reserve_stuck(state, lookahead=the search's, certain=True) -> bool, as "

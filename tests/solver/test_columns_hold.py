@@ -101,6 +101,34 @@ def test_the_runs_of_a_full_deck_and_of_one_colour() -> None:
     assert _runs_to_hold(black, everything) == 0
 
 
+def test_the_core_counts_runs_as_python_does() -> None:
+    """The core's count (max-plus steps from a table, remembered by its arguments) is
+    Python's on random sets from sparse to full, asked again after its neighbours (one
+    card more or fewer: the memo must tell them apart), and on the cases above."""
+    rules = Rules(draw=3, passes=3)
+    core = core_of(Problem.of(Position.deal(DealCode(rules, number=0).deck), rules))
+    rng = random.Random("core runs")
+    everything = (1 << 52) - 1
+    black = sum(1 << c for c in range(52) if c // 13 in (0, 3))
+    pairs = [(everything, everything), (black, black), (black, everything), (0, everything)]
+    for _ in range(3000):
+        allowed = cards = 0
+        density, share = rng.random(), rng.random()
+        for c in range(52):
+            if rng.random() < density:
+                allowed |= 1 << c
+                if rng.random() < share:
+                    cards |= 1 << c
+        flip = 1 << rng.randrange(52)
+        pairs += [(cards, allowed), (cards ^ flip, allowed), (cards, allowed ^ flip)]
+    pairs += pairs[::-1]
+    counts = [core.runs_to_hold(cards, allowed) for cards, allowed in pairs]
+    assert counts == [_runs_to_hold(cards, allowed) for cards, allowed in pairs]
+    assert sum(count > 4 for count in counts) > 500
+    with pytest.raises(ValueError, match="52 cards"):
+        core.runs_to_hold(1 << 52, everything)
+
+
 def test_a_state_whose_columns_cannot_hold_is_lost() -> None:
     """On random walks from small positions under every rule set where it cuts (a pass
     limit, draw 3, cards back from the foundations), each state the test proves lost is
