@@ -72,19 +72,25 @@ def _fewest_runs(cards: int, allowed: int) -> int:
         flow += 1
 
 
+def _random_sets(rng: random.Random) -> tuple[int, int]:
+    """Random (cards, allowed) for the run count, from sparse to full: cards within allowed."""
+    allowed = cards = 0
+    density, share = rng.random(), rng.random()
+    for c in range(52):
+        if rng.random() < density:
+            allowed |= 1 << c
+            if rng.random() < share:
+                cards |= 1 << c
+    return cards, allowed
+
+
 def test_the_run_count_is_a_maximum_flow_card_by_card() -> None:
     """Counting by slots (two cards each, both going on both of the slot before) gives the
     card-by-card maximum flow, on sets from sparse to full."""
     rng = random.Random("runs")
     fired = 0
     for _ in range(400):
-        allowed = cards = 0
-        density, share = rng.random(), rng.random()
-        for c in range(52):
-            if rng.random() < density:
-                allowed |= 1 << c
-                if rng.random() < share:
-                    cards |= 1 << c
+        cards, allowed = _random_sets(rng)
         runs = _runs_to_hold(cards, allowed)
         assert runs == _fewest_runs(cards, allowed)
         fired += runs > 4
@@ -99,6 +105,28 @@ def test_the_runs_of_a_full_deck_and_of_one_colour() -> None:
     assert _runs_to_hold(everything, everything) == 0  # a cycle: never more than 4
     assert _runs_to_hold(black, black) == 26
     assert _runs_to_hold(black, everything) == 0
+
+
+def test_the_core_counts_runs_as_python_does() -> None:
+    """The core's count (max-plus steps from a table, remembered by its arguments) is
+    Python's on random sets from sparse to full, asked again after its neighbours (one
+    card more or fewer: the memo must tell them apart), and on the cases above."""
+    rules = Rules(draw=3, passes=3)
+    core = core_of(Problem.of(Position.deal(DealCode(rules, number=0).deck), rules))
+    rng = random.Random("core runs")
+    everything = (1 << 52) - 1
+    black = sum(1 << c for c in range(52) if c // 13 in (0, 3))
+    pairs = [(everything, everything), (black, black), (black, everything), (0, everything)]
+    for _ in range(3000):
+        cards, allowed = _random_sets(rng)
+        flip = 1 << rng.randrange(52)
+        pairs += [(cards, allowed), (cards ^ flip, allowed), (cards, allowed ^ flip)]
+    pairs += pairs[::-1]
+    counts = [core.runs_to_hold(cards, allowed) for cards, allowed in pairs]
+    assert counts == [_runs_to_hold(cards, allowed) for cards, allowed in pairs]
+    assert sum(count > 4 for count in counts) > 500
+    with pytest.raises(ValueError, match="52 cards"):
+        core.runs_to_hold(1 << 52, everything)
 
 
 def test_a_state_whose_columns_cannot_hold_is_lost() -> None:
