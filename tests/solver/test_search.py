@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 from unittest import mock
@@ -399,16 +399,37 @@ def lost_before(problem: Problem, state: State) -> bool:
         return problem.lost(state)
 
 
+def assert_lost_at_once(
+    problem: Problem, state: State, before: Callable[[Problem, State], bool]
+) -> None:
+    """`state` has moves, the dead-end test `before` does not find it lost, `lost` does, and
+    the search proves it unwinnable in one node."""
+    assert problem.moves(state)
+    assert not before(problem, state)
+    assert problem.lost(state)
+    quick = Solver(problem).solve_state(state, BIG)
+    assert (quick.verdict, quick.nodes) == (Verdict.UNWINNABLE, 1)
+
+
 def endgame_states(
     count: int = len(TOP_DEADLOCK_SEEDS),
 ) -> Iterator[tuple[Problem, list[tuple[State, bool]]]]:
     """For the first `count` of the seeds: the problem of an endgame position, and every
     state reachable from it, each with whether it can be won."""
-    for seed in TOP_DEADLOCK_SEEDS[:count]:
+    return seeded_states(TOP_DEADLOCK_SEEDS[:count], endgame_position, "top-deadlock", 40_000)
+
+
+def seeded_states(
+    seeds: list[int], make: Callable[[random.Random], Position], name: str, limit: int
+) -> Iterator[tuple[Problem, list[tuple[State, bool]]]]:
+    """For each seed, under the rules `_top_deadlocked` applies to in turn: the problem of
+    the position `make` builds from random seed "name/seed", and every state reachable from
+    it (at most `limit`), each with whether it can be won."""
+    for seed in seeds:
         rules = TOP_DEADLOCK_RULES[seed % len(TOP_DEADLOCK_RULES)]
-        position = endgame_position(random.Random(f"top-deadlock/{seed}"))
+        position = make(random.Random(f"{name}/{seed}"))
         problem = Problem.of(position, rules)
-        states = every_state(position, rules, limit=40_000)
+        states = every_state(position, rules, limit=limit)
         yield problem, [(problem.state_of(here), winnable) for here, winnable in states]
 
 
@@ -455,11 +476,7 @@ def test_a_column_waiting_on_another_that_waits_on_it_loses_with_top_or_all_move
     talon = _cards("2C AD JS KS QH AC")
     state: State = (columns, talon, 3, 0, (0, 2, 0, 0), 1, 0)  # type: ignore[assignment]
     problem = Problem(rules, b"", 1, 0)
-    assert problem.moves(state)
-    assert not lost_before(problem, state)
-    assert problem.lost(state)
-    quick = Solver(problem).solve_state(state, BIG)
-    assert (quick.verdict, quick.nodes) == (Verdict.UNWINNABLE, 1)
+    assert_lost_at_once(problem, state, lost_before)
     # With the second column's cards in the talon instead, each card of the first can
     # leave onto its other parent: not deadlocked.
     free = (first, columns[2], columns[3], b"")
@@ -1299,12 +1316,7 @@ def test_a_card_that_stays_on_its_twin_keeps_a_column_with_top_or_all_moves(
     )
     talon = _cards("4D QD 5C JC QH AC QS JD 3C 2D")
     state: State = (columns, talon, 5, 0, (1, 2, 0, 1), 1, 0)  # type: ignore[assignment]
-    problem = Problem(rules, b"", 12, 0)
-    assert problem.moves(state)
-    assert not lost_before_staying(problem, state)
-    assert problem.lost(state)
-    quick = Solver(problem).solve_state(state, BIG)
-    assert (quick.verdict, quick.nodes) == (Verdict.UNWINNABLE, 1)
+    assert_lost_at_once(Problem(rules, b"", 12, 0), state, lost_before_staying)
 
 
 # Twin positions (`twin_position`, seeds "twin/<n>") where `_top_may_leave` finds a card
@@ -1316,12 +1328,7 @@ TWIN_SEEDS = [307, 1011, 1310, 2182]
 def twin_states() -> Iterator[tuple[Problem, list[tuple[State, bool]]]]:
     """For each twin seed: the problem, and every state reachable from its position, each
     with whether it can be won."""
-    for seed in TWIN_SEEDS:
-        rules = TOP_DEADLOCK_RULES[seed % len(TOP_DEADLOCK_RULES)]
-        position = twin_position(random.Random(f"twin/{seed}"))
-        problem = Problem.of(position, rules)
-        states = every_state(position, rules, limit=6_000)
-        yield problem, [(problem.state_of(here), winnable) for here, winnable in states]
+    return seeded_states(TWIN_SEEDS, twin_position, "twin", 6_000)
 
 
 def test_a_card_that_stays_is_only_found_in_lost_states() -> None:
