@@ -1045,33 +1045,29 @@ static int top_deadlocked(const Rules *r, const Work *w) {
     unsigned left[4] = {0, 0, 0, 0};
     uint64_t members = 0, lasts = 0, up = 0;
     int ends[4];
+    /* board.Problem._lies, for the columns' cards only */
+    int under[52], on[52];
+    uint64_t beneath[52];
     for (int i = 0; i < 4; i++) {
         ends[i] = w->len[i];
+        const uint8_t *col = w->col[i];
+        uint64_t mask = 0;
         for (int k = 0; k < ends[i]; k++) {
-            int card = w->col[i][k];
+            int card = col[k];
             left[card / 13] |= r->rank_bit[card];
+            beneath[card] = mask;
+            mask |= 1ULL << card;
             members |= 1ULL << card;
+            under[card] = k ? col[k - 1] : -1;
+            on[card] = k + 1 < ends[i] ? col[k + 1] : -1;
         }
         if (ends[i]) lasts |= 1ULL << w->col[i][ends[i] - 1];
     }
+    uint64_t in_columns = members;
     for (int suit = 0; suit < 4; suit++) {
         uint64_t all = 0x1FFFULL << (13 * suit);
         int n = w->found[suit];
         up |= n == 13 ? all : all & ~r->from[suit * 13 + (r->start_rank + n) % 13];
-    }
-    /* board.Problem._lies, for the columns' cards only (`in_columns`) */
-    int under[52], on[52];
-    uint64_t beneath[52], in_columns = members;
-    for (int i = 0; i < 4; i++) {
-        uint64_t mask = 0;
-        const uint8_t *col = w->col[i];
-        for (int k = 0; k < w->len[i]; k++) {
-            int card = col[k];
-            beneath[card] = mask;
-            mask |= 1ULL << card;
-            under[card] = k ? col[k - 1] : -1;
-            on[card] = k + 1 < w->len[i] ? col[k + 1] : -1;
-        }
     }
     int moved = 1;
     while (moved) {
