@@ -1035,6 +1035,48 @@ static int reserve_stuck(const Rules *r, const Work *w) {
     return doomed(r, &cols, n, talon_in_reach(r, w, stay > 0 ? stay : 0), 0, r->lookahead, 0);
 }
 
+/* board.Problem._stays_on: whether card c (-1: none), lying on p, stays on it until L */
+static int stays_on(const Rules *r, int c, int p, uint64_t members, uint64_t stays,
+                    const uint64_t *beneath) {
+    if (c < 0) return 0;
+    uint64_t lower = 0x1FFFULL << (13 * (c / 13)) & ~r->from[c];
+    return (lower & members) && !(PARENTS[c] & ~(1ULL << p) & ~(stays | beneath[c]));
+}
+
+/* board.Problem._top_may_leave: may_leave, but not when a card that stays until L covers
+   the card or the parent it would go onto */
+static int top_may_leave(const Rules *r, int card, const unsigned *left, uint64_t up,
+                         uint64_t lasts, uint64_t members, uint64_t in_columns,
+                         const int *under, const int *on, const uint64_t *beneath) {
+    unsigned ranks = left[card / 13];
+    int lowest = (ranks & -ranks) == r->rank_bit[card];
+    uint64_t free = ~up & (lasts | ~members);
+    if (!lowest && !(PARENTS[card] & free)) return 0;
+    uint64_t stays = up | (members & ~lasts); /* never a last card before L */
+    if (stays_on(r, on[card], card, members, stays, beneath)) return 0;
+    if (lowest) return 1;
+    int twin = (3 - card / 13) * 13 + card % 13;
+    for (int e = 0; e < 2; e++) {
+        int p = PARENT[card][e];
+        if (!(free >> p & 1)) continue;
+        int c = in_columns >> p & 1 ? on[p] : -1;
+        if (c < 0) return 1;
+        if (c == card || stays_on(r, c, p, members, stays, beneath)) continue;
+        if (c == twin && !(PARENTS[c] & ~(1ULL << p) & ~(stays | beneath[c]))) {
+            int pinned = 0;
+            for (int k = 0; k < 2 && !pinned; k++) {
+                int q = CHILD[card][k];
+                uint64_t lower = 0x1FFFULL << (13 * (q / 13)) & ~r->from[q];
+                pinned = (in_columns >> q & 1) && (under[q] == card || under[q] == c) &&
+                         (lower & members);
+            }
+            if (pinned) continue;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 /* board.Problem._top_deadlocked */
 static int top_deadlocked(const Rules *r, const Work *w) {
     int rises = 0;
@@ -1045,15 +1087,25 @@ static int top_deadlocked(const Rules *r, const Work *w) {
     unsigned left[4] = {0, 0, 0, 0};
     uint64_t members = 0, lasts = 0, up = 0;
     int ends[4];
+    /* board.Problem._lies, for the columns' cards only */
+    int under[52], on[52];
+    uint64_t beneath[52];
     for (int i = 0; i < 4; i++) {
         ends[i] = w->len[i];
+        const uint8_t *col = w->col[i];
+        uint64_t mask = 0;
         for (int k = 0; k < ends[i]; k++) {
-            int card = w->col[i][k];
+            int card = col[k];
             left[card / 13] |= r->rank_bit[card];
+            beneath[card] = mask;
+            mask |= 1ULL << card;
             members |= 1ULL << card;
+            under[card] = k ? col[k - 1] : -1;
+            on[card] = k + 1 < ends[i] ? col[k + 1] : -1;
         }
         if (ends[i]) lasts |= 1ULL << w->col[i][ends[i] - 1];
     }
+    uint64_t in_columns = members;
     for (int suit = 0; suit < 4; suit++) {
         uint64_t all = 0x1FFFULL << (13 * suit);
         int n = w->found[suit];
@@ -1066,8 +1118,8 @@ static int top_deadlocked(const Rules *r, const Work *w) {
             while (ends[i]) {
                 int card = w->col[i][ends[i] - 1];
                 unsigned ranks = left[card / 13];
-                if ((ranks & -ranks) != r->rank_bit[card] &&
-                    !(PARENTS[card] & ~up & (lasts | ~members)))
+                if (!top_may_leave(r, card, left, up, lasts, members, in_columns, under, on,
+                                   beneath))
                     break;
                 left[card / 13] = ranks & ~(unsigned)r->rank_bit[card];
                 members &= ~(1ULL << card);

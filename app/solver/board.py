@@ -1073,6 +1073,8 @@ class Problem:
         lie above a lower one; without one nothing waits (the lowest last card goes up).
         (Taking the reserve in as a fifth pile, which leaves also into an emptied column,
         proved next to nothing more on skill deals: a few hundred nodes in millions.)
+        A last card left is not sent away either when a card that stays until L covers it
+        or the parent it would go onto (`_top_may_leave`).
         """
         rel = self.rel
         if not any(rel[col[k]] > rel[col[k - 1]] for col in columns for k in range(1, len(col))):
@@ -1090,11 +1092,14 @@ class Problem:
                     up |= _BIT[card]
         ends = [len(col) for col in columns]
         lasts = sum(_BIT[col[-1]] for col in columns if col)  # the last cards left
+        lies = self._lies(columns)
         moved = True
         while moved:
             moved = False
             for i, col in enumerate(columns):
-                while ends[i] and self._may_leave(col[ends[i] - 1], left, up, lasts | ~members):
+                while ends[i] and self._top_may_leave(
+                    col[ends[i] - 1], left, up, lasts, members, lies
+                ):
                     card = col[ends[i] - 1]
                     left[card // 13] &= ~(1 << rel[card])
                     members &= ~_BIT[card]
@@ -1104,6 +1109,78 @@ class Problem:
                         lasts |= _BIT[col[ends[i] - 1]]
                     moved = True
         return any(ends)
+
+    @staticmethod
+    def _lies(columns: Columns) -> tuple[list[int], list[int], list[int]]:
+        """For `_top_may_leave`: per card, the card right under it in its column and the one
+        right on it (-1 if none), and the cards under it in its column (bits)."""
+        under, on, beneath = [-1] * 52, [-1] * 52, [0] * 52
+        for col in columns:
+            mask = 0
+            for k, card in enumerate(col):
+                beneath[card] = mask
+                mask |= _BIT[card]
+                if k:
+                    under[card] = col[k - 1]
+                    on[col[k - 1]] = card
+        return under, on, beneath
+
+    def _top_may_leave(
+        self,
+        card: int,
+        left: list[int],
+        up: int,
+        lasts: int,
+        members: int,
+        lies: tuple[list[int], list[int], list[int]],
+    ) -> bool:
+        """For `_top_deadlocked`: `_may_leave`, but not when a card that stays until L covers
+        `card` or the parent it would go onto at L (L, the cards left and the last cards left
+        as there; `lies` from `_lies`).
+
+        A card c not left (lying on the card p under it now) that has a lower card of its
+        suit left cannot go up before L. It leaves p only up or alone onto its other parent,
+        so never before L if that can never be a last card before L: one that is up, lies
+        under a card left, or lies under c itself. Then p is covered at L (`_stays_on`), and
+        neither goes up nor takes a card then. And say `card` x would go onto p at L while
+        its twin c lies on p, c's other parent such a card: c must go up before L. A child q
+        of both (not a first card) lies on x or c now and, with a lower card of its suit left,
+        stays on one of them until L (a column card goes only onto a parent, never into an
+        empty column); with c gone, on x: x is no last card at L. Each of these holds in
+        any smaller set of cards left, so the play-out's end does not depend on its order.
+        """
+        if not self._may_leave(card, left, up, lasts | ~members):
+            return False
+        under, on, beneath = lies
+        stays = up | members & ~lasts  # never a last card before L
+        if self._stays_on(on[card], card, members, stays, beneath):
+            return False
+        ranks = left[card // 13]
+        if ranks & -ranks == 1 << self.rel[card]:
+            return True
+        twin = _TWIN_SUIT[card // 13] * 13 + card % 13
+        for p in _cards_of(_PARENT_BITS[card] & ~up & (lasts | ~members)):
+            c = on[p]
+            if c < 0:
+                return True
+            if c == card or self._stays_on(c, p, members, stays, beneath):
+                continue
+            if (
+                c == twin
+                and not _PARENT_BITS[c] & ~_BIT[p] & ~(stays | beneath[c])
+                and any(under[q] in (card, c) and self._below[q] & members for q in _CHILDREN[card])
+            ):
+                continue
+            return True
+        return False
+
+    def _stays_on(self, c: int, p: int, members: int, stays: int, beneath: list[int]) -> bool:
+        """For `_top_may_leave`: whether card c (-1: none), lying on p, stays on it until L."""
+        return (
+            c >= 0
+            and bool(self._below[c] & members)
+            and not _PARENT_BITS[c] & ~_BIT[p] & ~(stays | beneath[c])
+        )
 
     def _may_leave(self, card: int, left: list[int], up: int, free: int) -> bool:
         """For `_top_deadlocked`: whether a last card left may go up (the lowest of its suit

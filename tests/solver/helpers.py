@@ -123,6 +123,42 @@ def endgame_position(rng: random.Random) -> Position:
     )
 
 
+def twin_position(rng: random.Random) -> Position:
+    """A position late in a game with the reserve empty, the first two columns holding twin
+    runs as far as they go (the same ranks, each card's twin: the other suit of its colour),
+    one suit all off its foundation: where a card may stay on its twin's parent
+    (`Problem._top_may_leave`)."""
+    start = rng.randrange(13)
+    found = [13 - rng.randint(2, 5) for _ in range(4)]
+    found[rng.randrange(4)] = 0
+    pool = [Card.of((start + found[s] + i) % 13, s) for s in range(4) for i in range(13 - found[s])]
+    rng.shuffle(pool)
+    columns: list[list[Card]] = [[pool.pop()], [], [], []]
+    _grow_run(rng, columns[0], pool, 0.9)
+    for card in columns[0]:
+        twin = Card.of(card.rank, 3 - card.suit)
+        top = columns[1][-1] if columns[1] else None
+        if twin not in pool or (top and (twin.red == top.red or (twin.rank + 1) % 13 != top.rank)):
+            break
+        pool.remove(twin)
+        columns[1].append(twin)
+    for column in columns[2:]:
+        if pool and rng.random() < 0.8:
+            column.append(pool.pop())
+            _grow_run(rng, column, pool, 0.7)
+    pointer = rng.randint(0, len(pool))
+    return Position(
+        stock=tuple(reversed(pool[pointer:])),
+        waste=tuple(pool[:pointer]),
+        reserve=(),
+        foundations=(found[0], found[1], found[2], found[3]),
+        tableau=tuple(tuple(column) for column in columns),
+        pass_number=1,
+        start_rank=start,
+        base_suit=rng.randrange(4),
+    )
+
+
 def _grow_run(rng: random.Random, column: list[Card], pool: list[Card], more: float) -> None:
     """Put cards of `pool` that fit on `column`'s last card, each with probability `more`."""
     while rng.random() < more:

@@ -30,6 +30,7 @@ from .test_search import (
     landed_on_states,
     landing_states,
     sample,
+    twin_states,
     uncovered_stuck,
 )
 
@@ -653,3 +654,15 @@ def test_classic_draw_1_deal_94_is_proved_lost_in_few_nodes() -> None:
         position, Budget(nodes=100_000, seconds=120)
     )
     assert solution.verdict is Verdict.UNWINNABLE
+
+
+def test_the_core_finds_the_cards_that_stay_as_python_does() -> None:
+    """The core's play-out with the cards that stay (`Problem._top_may_leave`) gives the
+    Python reference's answer on every state of the twin positions."""
+    answers = []
+    for problem, states in twin_states():
+        core = core_of(problem)
+        for state, _ in states:
+            answers.append(problem.lost(state))
+            assert core.lost(state) is answers[-1]
+    assert answers.count(True) > 100 and answers.count(False) > 100

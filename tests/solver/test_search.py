@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 from unittest import mock
@@ -35,6 +35,7 @@ from .helpers import (
     replays_to_a_win,
     rules_id,
     small_position,
+    twin_position,
 )
 
 EVERY_RULES = every_rules()
@@ -398,16 +399,37 @@ def lost_before(problem: Problem, state: State) -> bool:
         return problem.lost(state)
 
 
+def assert_lost_at_once(
+    problem: Problem, state: State, before: Callable[[Problem, State], bool]
+) -> None:
+    """`state` has moves, the dead-end test `before` does not find it lost, `lost` does, and
+    the search proves it unwinnable in one node."""
+    assert problem.moves(state)
+    assert not before(problem, state)
+    assert problem.lost(state)
+    quick = Solver(problem).solve_state(state, BIG)
+    assert (quick.verdict, quick.nodes) == (Verdict.UNWINNABLE, 1)
+
+
 def endgame_states(
     count: int = len(TOP_DEADLOCK_SEEDS),
 ) -> Iterator[tuple[Problem, list[tuple[State, bool]]]]:
     """For the first `count` of the seeds: the problem of an endgame position, and every
     state reachable from it, each with whether it can be won."""
-    for seed in TOP_DEADLOCK_SEEDS[:count]:
+    return seeded_states(TOP_DEADLOCK_SEEDS[:count], endgame_position, "top-deadlock", 40_000)
+
+
+def seeded_states(
+    seeds: list[int], make: Callable[[random.Random], Position], name: str, limit: int
+) -> Iterator[tuple[Problem, list[tuple[State, bool]]]]:
+    """For each seed, under the rules `_top_deadlocked` applies to in turn: the problem of
+    the position `make` builds from random seed "name/seed", and every state reachable from
+    it (at most `limit`), each with whether it can be won."""
+    for seed in seeds:
         rules = TOP_DEADLOCK_RULES[seed % len(TOP_DEADLOCK_RULES)]
-        position = endgame_position(random.Random(f"top-deadlock/{seed}"))
+        position = make(random.Random(f"{name}/{seed}"))
         problem = Problem.of(position, rules)
-        states = every_state(position, rules, limit=40_000)
+        states = every_state(position, rules, limit=limit)
         yield problem, [(problem.state_of(here), winnable) for here, winnable in states]
 
 
@@ -454,11 +476,7 @@ def test_a_column_waiting_on_another_that_waits_on_it_loses_with_top_or_all_move
     talon = _cards("2C AD JS KS QH AC")
     state: State = (columns, talon, 3, 0, (0, 2, 0, 0), 1, 0)  # type: ignore[assignment]
     problem = Problem(rules, b"", 1, 0)
-    assert problem.moves(state)
-    assert not lost_before(problem, state)
-    assert problem.lost(state)
-    quick = Solver(problem).solve_state(state, BIG)
-    assert (quick.verdict, quick.nodes) == (Verdict.UNWINNABLE, 1)
+    assert_lost_at_once(problem, state, lost_before)
     # With the second column's cards in the talon instead, each card of the first can
     # leave onto its other parent: not deadlocked.
     free = (first, columns[2], columns[3], b"")
@@ -1266,3 +1284,70 @@ def test_cards_back_from_their_foundations_may_wait_for_one_move_together(search
         position = apply_move(position, code.rules, Move.parse(move))
     assert position.foundations[0] == 0 and position.pass_number == 3
     check(solve(position, code.rules, BIG), position, code.rules, True)
+
+
+def lost_before_staying(problem: Problem, state: State) -> bool:
+    """`Problem.lost` without `_top_may_leave`'s cards that stay: the test it had before."""
+
+    def may_leave(
+        self: Problem, card: int, left: list[int], up: int, lasts: int, members: int, _: Any
+    ) -> bool:
+        return self._may_leave(card, left, up, lasts | ~members)
+
+    with mock.patch.object(Problem, "_top_may_leave", may_leave):
+        return problem.lost(state)
+
+
+def test_a_card_that_stays_on_its_twin_keeps_a_column_with_top_or_all_moves(
+    searcher: str,
+) -> None:
+    """Skill draw 1, deal 38 (unwinnable), deep in the search with the reserve empty: start
+    rank K; up KC, KD AD, KS. KH and AS lie under 2S in the third column, so 2S leaves 3D only
+    onto 3H (fourth column, under 2C AH). AH cannot go up before KH and lies on one of its
+    parents 2C and 2S until then; 2C leaves 3H only by going up (its other parent 3D lies
+    under 2S). So when 2S would go onto 3H, AH lies on 2S: it never can. The old play-out
+    sent 2S onto 3H as if AH could go anywhere, and the whole third column after it."""
+    rules = Rules.preset_named("skill", draw=1)
+    columns = (
+        _cards("TH"),
+        _cards("9C 8D 7C 6D"),
+        _cards("JS TD 9S 8H 7S 6H 5S 4H 3S 2H AS KH QC JH TS 9H 8C 7D 6C 5D 4C 3D 2S"),
+        _cards("TC 9D 8S 7H 6S 5H 4S 3H 2C AH"),
+    )
+    talon = _cards("4D QD 5C JC QH AC QS JD 3C 2D")
+    state: State = (columns, talon, 5, 0, (1, 2, 0, 1), 1, 0)  # type: ignore[assignment]
+    assert_lost_at_once(Problem(rules, b"", 12, 0), state, lost_before_staying)
+
+
+# Twin positions (`twin_position`, seeds "twin/<n>") where `_top_may_leave` finds a card
+# that stays (404 states where the old play-out did not), two of them won: from a sweep
+# of seeds 0-2200 with at most 6,000 states.
+TWIN_SEEDS = [307, 1011, 1310, 2182]
+
+
+def twin_states() -> Iterator[tuple[Problem, list[tuple[State, bool]]]]:
+    """For each twin seed: the problem, and every state reachable from its position, each
+    with whether it can be won."""
+    return seeded_states(TWIN_SEEDS, twin_position, "twin", 6_000)
+
+
+def test_a_card_that_stays_is_only_found_in_lost_states() -> None:
+    """Every state reachable from the twin positions, each known won or lost by the
+    engine's own moves: wherever the play-out with the cards that stay (`_top_may_leave`)
+    says the columns can never all go up, no line wins; in many of them the old play-out
+    did not say so."""
+    beyond = 0
+    for problem, states in twin_states():
+        for state, winnable in states:
+            if problem._top_deadlocked(state[0], state[4]):
+                assert not winnable, state
+                beyond += not lost_before_staying(problem, state)
+    assert beyond > 300
+
+
+@pytest.mark.parametrize("seed", TWIN_SEEDS)
+def test_verdicts_agree_where_a_card_that_stays_cuts_the_search(seed: int, searcher: str) -> None:
+    rules = TOP_DEADLOCK_RULES[seed % len(TOP_DEADLOCK_RULES)]
+    position = twin_position(random.Random(f"twin/{seed}"))
+    winnable = every_state(position, rules, limit=6_000)[0][1]
+    check(solve(position, rules, BIG), position, rules, winnable)
