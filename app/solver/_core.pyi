@@ -38,3 +38,6 @@ class Core:
     path_children: int
     """Children the depth-first path holds, about, before the frames nearest the root give
     theirs up (made again when the search comes back to them: the same search)."""
+    opening: int
+    """0: searches follow the schedule; a seed: each search is only the shuffled run of that
+    seed (as the schedule's n-th shuffled run), in one thread (bench/openings.py)."""

@@ -33,9 +33,9 @@ class Verdict(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How much a search may spend: nodes (positions expanded, by all its threads) and
-    wall-clock seconds, on `threads` cores (1 or 2; the compiled core's second thread
-    searches the same position in the reverse order, its reserve test deeper at first, see
-    _core.c's `Team`; the Python search uses one).
+    wall-clock seconds, on `threads` cores (1 or 2; with two, the compiled core's second
+    thread makes the restarts' shuffled runs, its reserve test deeper at first, while the
+    first runs the fixed order only, see _core.c's `Team`; the Python search uses one).
 
     The transposition tables hold an entry or two per node, so `nodes` mostly bounds
     memory (the compiled core: 60-130 bytes a node; Python: a few hundred). Not always: a
@@ -131,8 +131,8 @@ class Solver:
     (both allowances double each time). A fixed order sometimes sinks a million
     nodes into a hopeless corner that another order skips (deals with a heavy
     tail), while it is the best order on average and never loses its work.
-    Under draw 1 with a pass limit the shuffled runs' half is many short runs
-    instead (`short_restarts`).
+    Under draw 1 with a pass limit or skill moves the shuffled runs' half is many
+    short runs instead (`short_restarts`).
 
     Each run also finds the strongly connected components of what it searched
     (Tarjan's algorithm, folded into the depth-first search): once a component
@@ -232,9 +232,9 @@ class Solver:
         self, start: State, share: int, budget: Budget, deadline: float, nodes: int, seed: int
     ) -> tuple[Verdict | None, list[Step], int, int]:
         """The shuffled runs' `share` of a round's nodes, each run with the next seed: one
-        run of it all or, under draw 1 with a pass limit (`short_restarts`), many of
-        `SHORT_RUN_NODES` times `luby(seed)` nodes at most: (verdict or None, steps, the
-        search's nodes, the last seed)."""
+        run of it all or, under `short_restarts`, many of `SHORT_RUN_NODES` times
+        `luby(seed)` nodes at most: (verdict or None, steps, the search's nodes, the last
+        seed)."""
         short = short_restarts(self.problem)
         verdict: Verdict | None = None
         steps: list[Step] = []
@@ -276,11 +276,16 @@ def luby(i: int) -> int:
 
 def short_restarts(problem: Problem) -> bool:
     """Whether the shuffled runs are many short ones (`Solver._shuffled_runs`): under draw 1
-    with a pass limit. There a few shuffled openings (one in 10 to 300) win at once, in a
-    few hundred nodes, and the others sink; the longer runs of the other rule sets tried
-    a dozen openings in 7 million nodes, many short ones try hundreds."""
+    with a pass limit or skill (top-or-all) moves. There a few shuffled openings (one in 10
+    to 300) win at once, in a few hundred nodes, and the others sink; the longer runs of the
+    other rule sets tried a dozen openings in 7 million nodes, many short ones try hundreds.
+    Measured with bench/openings.py (300 seeds at 10,000 nodes each, fresh tables) on the
+    deals unknown at 10 s: skill draw 1 deal 453 won in 7, skill draw 1 three passes 430 and
+    460 in 5 and 8 (7 M nodes, one thread: 453 won in 1.48 M, 430 in 0.35 M, 460 in 0.67 M);
+    none under draw 3 (skill, classic) nor app draw 1 with unlimited passes, where the
+    unknown deals won no opening."""
     rules = problem.rules
-    return rules.draw == 1 and rules.passes is not None and rules.tableau_moves != "top-or-all"
+    return rules.draw == 1 and (rules.passes is not None or rules.tableau_moves == "top-or-all")
 
 
 def _prove(dead: dict[Key, int], key: Key, value: int) -> None:

@@ -1,4 +1,5 @@
-"""Restarts under draw 1 with a pass limit: many short shuffled runs (`search.short_restarts`)."""
+"""Restarts: many short shuffled runs under draw 1 with a pass limit or skill moves
+(`search.short_restarts`), one opening at a time (`Core.opening`), and two threads."""
 
 from __future__ import annotations
 
@@ -27,9 +28,18 @@ def test_luby_sequence() -> None:
 
 @pytest.mark.parametrize(
     ("token", "short"),
-    [("D1P3", True), ("C1P3", True), ("S1P3", False), ("D3P3", False), ("D1", False)],
+    [
+        ("D1P3", True),
+        ("C1P3", True),
+        ("S1P3", True),
+        ("S1", True),
+        ("D3P3", False),
+        ("S3", False),
+        ("D1", False),
+        ("C1", False),
+    ],
 )
-def test_only_draw_1_with_a_pass_limit_restarts_short(token: str, short: bool) -> None:
+def test_draw_1_restarts_short_with_a_pass_limit_or_skill_moves(token: str, short: bool) -> None:
     rules, position = _deal(token, 0)
     assert short_restarts(Problem.of(position, rules)) is short
 
@@ -67,14 +77,24 @@ def test_the_shuffled_share_of_each_round_goes_to_runs_of_luby_lengths(
 
 
 @pytest.mark.parametrize(
-    ("token", "seed"), [("D1P1TWEW", 16), ("D1P1TWEW", 57), ("D1P2EW", 29), ("D1P2TWEWF0", 34)]
+    ("token", "seed"),
+    [
+        ("D1P1TWEW", 16),
+        ("D1P1TWEW", 57),
+        ("D1P2EW", 29),
+        ("D1P2TWEWF0", 34),
+        ("S1", 5),
+        ("S1P2", 20),
+        ("S1P2", 38),
+    ],
 )
 def test_every_state_keeps_its_verdict_with_many_short_restarts(
     token: str, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every state reachable from small positions (app and classic moves, one and two
-    passes), each known won or lost by the engine's own moves, searched in Python by one
-    solver per position (its proofs kept from state to state, as the hint's are) with runs
+    passes; skill moves, two and unlimited passes), each known won or lost by the
+    engine's own moves, searched in Python by one solver per position (its proofs kept
+    from state to state, as the hint's are) with runs
     of a node or two: thousands of runs stopped part-way, whose finished components alone
     are proved lost, and every verdict right."""
     rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
@@ -94,16 +114,70 @@ def test_every_state_keeps_its_verdict_with_many_short_restarts(
 
 @pytest.mark.parametrize(
     ("token", "number", "most"),
-    [("D1P3", 9, 300_000), ("D1P3", 378, 300_000), ("C1P3", 49, 300_000)],
+    [
+        ("D1P3", 9, 300_000),
+        ("D1P3", 378, 300_000),
+        ("C1P3", 49, 300_000),
+        ("S1P3", 430, 400_000),
+    ],
 )
 def test_the_core_wins_by_a_short_restart_what_long_runs_left_unknown(
     token: str, number: int, most: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Deals unknown at 7 million nodes with one shuffled run a round (one thread): a few of
-    their shuffled openings win at once, and hundreds of short runs find one."""
+    their shuffled openings win at once (skill draw 1 three passes, deal 430: 5 of 300
+    seeds within 10,000 nodes, bench/openings.py), and hundreds of short runs find one."""
     monkeypatch.delenv("CANFIELD_SOLVER", raising=False)
     rules, position = _deal(token, number)
     solution = solve(position, rules, Budget(nodes=most, seconds=600))
     assert solution.verdict is Verdict.WON
     assert solution.nodes > Solver.FIRST_RUN_NODES  # not by the fixed-order run
+    assert replays_to_a_win(position, rules, solution.line)
+
+
+def _core_solver(token: str, number: int) -> tuple[Rules, Position, Solver]:
+    rules, position = _deal(token, number)
+    solver = Solver(Problem.of(position, rules))
+    assert solver.uses_core
+    return rules, position, solver
+
+
+def test_an_opening_is_the_one_shuffled_run_of_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Core.opening` makes a search the one shuffled run of that seed, alone: app draw 1
+    three passes, deal 378 (bench/openings.py: seeds 13 and 19 win within 10,000 nodes,
+    the first twelve do not); 0 gives the schedule back."""
+    monkeypatch.delenv("CANFIELD_SOLVER", raising=False)
+    budget = Budget(nodes=10_000, seconds=600)
+    verdicts = {}
+    for seed in (1, 12, 13, 19):
+        rules, position, solver = _core_solver("D1P3", 378)
+        assert solver._core is not None
+        solver._core.opening = seed
+        solution = solver.solve_position(position, budget)
+        verdicts[seed] = solution.verdict
+        if solution.won:
+            assert replays_to_a_win(position, rules, solution.line)
+        else:  # one run, to the end of the budget
+            assert solution.nodes == budget.nodes
+    assert verdicts == {1: Verdict.UNKNOWN, 12: Verdict.UNKNOWN, 13: Verdict.WON, 19: Verdict.WON}
+    _, position, solver = _core_solver("D1P3", 378)
+    assert solver._core is not None
+    solver._core.opening = 13
+    solver._core.opening = 0
+    assert solver.solve_position(position, budget).verdict is Verdict.UNKNOWN
+
+
+@pytest.mark.parametrize(
+    ("token", "number", "most"), [("D1P3", 378, 300_000), ("S1P3", 430, 600_000)]
+)
+def test_with_two_threads_the_helper_makes_the_short_restarts(
+    token: str, number: int, most: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With two threads the main thread runs only the fixed order and the helper the
+    restarts' shuffled runs, short ones here: they win these deals, as they do on one
+    thread (`test_the_core_wins_by_a_short_restart_what_long_runs_left_unknown`)."""
+    monkeypatch.delenv("CANFIELD_SOLVER", raising=False)
+    rules, position, solver = _core_solver(token, number)
+    solution = solver.solve_position(position, Budget(nodes=most, seconds=600, threads=2))
+    assert solution.verdict is Verdict.WON
     assert replays_to_a_win(position, rules, solution.line)
