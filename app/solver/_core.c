@@ -2455,12 +2455,12 @@ static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
    nodes to the fixed-order run; so two threads go at least as far along both as one
    thread in the same time. (It used to search one run in the reverse order while the
    main thread made the restarts too: S3 deals 381 and 489, won by one thread in 5.9 M and
-   3.7 M nodes, took two threads 6.3 M and 6.8 M, now 3.9 M and 5.1 M.) Its reserve test (board.Problem.reserve_stuck) first
-   looks HELPER_LOOKAHEAD cards deep, which decides some deals far sooner than the main
-   thread's test (LOOKAHEAD deep) can. On others it costs far more than it saves: there the
-   helper goes on looking as deep as the main thread, as a second pair of hands (every test
-   is a proof on its own, whatever the depth). It
-   does so once it has made under HELPER_SLOW times as many nodes a second of its CPU time
+   3.7 M nodes, took two threads 6.3 M and 6.8 M, now 3.9 M and 5.1 M.) Its reserve test
+   (board.Problem.reserve_stuck) first looks HELPER_LOOKAHEAD cards deep, which decides
+   some deals far sooner than the main thread's test (LOOKAHEAD deep) can. On others it
+   costs far more than it saves: there the helper goes on looking as deep as the main
+   thread, as a second pair of hands (every test is a proof on its own, whatever the
+   depth). It does so once it has made under HELPER_SLOW times as many nodes a second of its CPU time
    as the main thread over HELPER_WINDOW seconds of each one's CPU time, or after
    HELPER_DEEP_SHARE of the budget's seconds. CPU time, not the clock's: on a busy machine
    either thread may wait a window out for a core, and the helper would fall back for
