@@ -87,6 +87,31 @@ def nothing_overflows(page: Page, width: int) -> None:
         for other, left2, top2, right2, bottom2 in boxes[i + 1 :]:
             apart = right <= left2 or right2 <= left or bottom <= top2 or bottom2 <= top
             assert apart, f"{name!r} overlaps {other!r}"
+    # Each word of a button's label stays whole, on one line, inside its button.
+    broken = page.evaluate(
+        """() => {
+            const out = [];
+            for (const button of document.querySelectorAll('.bar button, .actions button')) {
+                if (!button.checkVisibility()) continue;
+                const box = button.getBoundingClientRect();
+                const texts = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+                for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+                    for (const word of text.data.matchAll(/\\S+/g)) {
+                        const range = document.createRange();
+                        range.setStart(text, word.index);
+                        range.setEnd(text, word.index + word[0].length);
+                        const rects = [...range.getClientRects()];
+                        const lines = new Set(rects.map(r => Math.round(r.top)));
+                        const inside = rects.every(r => r.left >= box.left - 0.5
+                                                        && r.right <= box.right + 0.5);
+                        if (lines.size > 1 || !inside) out.push(word[0]);
+                    }
+                }
+            }
+            return out;
+        }"""
+    )
+    assert not broken, f"words broken or sticking out of their buttons: {broken}"
 
 
 def play_the_seed_game_in(page: Page, shot: Shot, language: str, seed: str, first: str) -> None:
@@ -139,7 +164,6 @@ def test_every_language_at_phone_and_desktop_size(
     page.goto(f"{page.url}?lang={language}")
     expect(page.locator("html")).to_have_attribute("lang", language)
     expect(page.locator("#summary")).to_have_text(expected_summaries(language)[0])
-    # A refusal in the page's language, cards in words.
     # A refusal in the page's language (the htmx request carries no ?lang= of its own).
     card(page, "6C").click()
     expect(page.locator("#message")).to_have_text(REFUSALS[language])
