@@ -1040,8 +1040,7 @@ static int reserve_stuck(const Rules *r, const Work *w) {
 static int stays_on(const Rules *r, int c, int p, uint64_t members, uint64_t stays,
                     const uint64_t *beneath) {
     if (c < 0) return 0;
-    uint64_t lower = 0x1FFFULL << (13 * (c / 13)) & ~r->from[c];
-    return (lower & members) && !(PARENTS[c] & ~(1ULL << p) & ~(stays | beneath[c]));
+    return (suit_below(r, c) & members) && !(PARENTS[c] & ~(1ULL << p) & ~(stays | beneath[c]));
 }
 
 /* board.Problem._top_may_leave: may_leave, but not when a card that stays until L covers
@@ -1056,7 +1055,7 @@ static int top_may_leave(const Rules *r, int card, const unsigned *left, uint64_
     uint64_t stays = up | (members & ~lasts); /* never a last card before L */
     if (stays_on(r, on[card], card, members, stays, beneath)) return 0;
     if (lowest) return 1;
-    int twin = (3 - card / 13) * 13 + card % 13;
+    int twin = TWIN_SUIT[card / 13] * 13 + card % 13;
     for (int e = 0; e < 2; e++) {
         int p = PARENT[card][e];
         if (!(free >> p & 1)) continue;
@@ -1067,9 +1066,8 @@ static int top_may_leave(const Rules *r, int card, const unsigned *left, uint64_
             int pinned = 0;
             for (int k = 0; k < 2 && !pinned; k++) {
                 int q = CHILD[card][k];
-                uint64_t lower = 0x1FFFULL << (13 * (q / 13)) & ~r->from[q];
                 pinned = (in_columns >> q & 1) && (under[q] == card || under[q] == c) &&
-                         (lower & members);
+                         (suit_below(r, q) & members);
             }
             if (pinned) continue;
         }
@@ -2460,8 +2458,8 @@ static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
    some deals far sooner than the main thread's test (LOOKAHEAD deep) can. On others it
    costs far more than it saves: there the helper goes on looking as deep as the main
    thread, as a second pair of hands (every test is a proof on its own, whatever the
-   depth). It does so once it has made under HELPER_SLOW times as many nodes a second of its CPU time
-   as the main thread over HELPER_WINDOW seconds of each one's CPU time, or after
+   depth). It does so once it has made under HELPER_SLOW times as many nodes a second of
+   its CPU time as the main thread over HELPER_WINDOW seconds of each one's CPU time, or after
    HELPER_DEEP_SHARE of the budget's seconds. CPU time, not the clock's: on a busy machine
    either thread may wait a window out for a core, and the helper would fall back for
    that alone (seen at a load of 12: classic deal 282 then took more than twice the nodes). */
@@ -2630,7 +2628,7 @@ static int shuffled_runs(const Rules *r, Memory *mem, Table *dead, Work *root, i
         ++*seed;
         Run *ticket = run_new(r, mem, dead, NULL, root, run_seed(*seed), 1, 0);
         if (!ticket) return OUT_OF_MEMORY;
-        int64_t cap = short_ones ? SHORT_RUN_NODES * luby(*seed) : share, before = out->nodes;
+        int64_t cap = short_ones ? restart_nodes(r, *seed) : share, before = out->nodes;
         if (cap > share) cap = share;
         if (cap > max_nodes - out->nodes) cap = max_nodes - out->nodes;
         code = run_advance(ticket, cap, deadline, out);
