@@ -1,6 +1,6 @@
 """Solver figures: verdicts and times over a range of deals, and hint times in mid-game.
 
-    .venv/bin/python bench/solver.py [--rules D3,C3,...] [--deals 0-49] [--seconds 10]
+    .venv/bin/python bench/solver.py [--rules D3,C3,...] [--deals 0-49 | 35,263,0-99] [--seconds 10]
                                      [--threads 2] [--jobs 1] [--hints 20]
     .venv/bin/python bench/solver.py --ablate 100000 --deals 0-49 --rules D3,C3,D1
     CANFIELD_SOLVER=python .venv/bin/python bench/solver.py ...  (the Python search)
@@ -30,7 +30,7 @@ from app.engine import DealCode, EngineError, Game, Position, Rules
 from app.engine.rules import decode_token
 from app.solver.batch import percentile, run_batch
 from app.solver.board import Techniques
-from app.solver.cli import parse_range
+from app.solver.cli import parse_deals
 from app.solver.hint import KNOWN_LINES, hint
 from app.solver.search import Budget, Verdict, solve
 
@@ -53,13 +53,20 @@ def rule_sets(tokens: str) -> dict[str, Rules]:
     return out
 
 
+def _listed(numbers: list[int]) -> str:
+    """Deal numbers as START-END when they run on, else listed."""
+    if numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+        return f"{numbers[0]}-{numbers[-1]}"
+    return ",".join(map(str, numbers))
+
+
 def bench_deals(
-    configs: dict[str, Rules], numbers: range, seconds: float, threads: int, jobs: int
+    configs: dict[str, Rules], numbers: list[int], seconds: float, threads: int, jobs: int
 ) -> dict[str, list[int]]:
     """Print the verdict table; return each rule set's won deal numbers."""
     budget = Budget(nodes=10**9, seconds=seconds, threads=threads)
     print(
-        f"deals {numbers.start}-{numbers.stop - 1}, {seconds:g} s per deal, "
+        f"deals {_listed(numbers)}, {seconds:g} s per deal, "
         f"{threads} threads per deal, {jobs} processes"
     )
     print(
@@ -134,10 +141,10 @@ def bench_hints(configs: dict[str, Rules], won: dict[str, list[int]], count: int
             )
 
 
-def ablate(configs: dict[str, Rules], numbers: range, nodes: int, jobs: int) -> None:
+def ablate(configs: dict[str, Rules], numbers: list[int], nodes: int, jobs: int) -> None:
     """What each technique buys: the same deals under a node budget, each one off."""
     budget = Budget(nodes=nodes, seconds=float("inf"))
-    print(f"\nablation: deals {numbers.start}-{numbers.stop - 1}, {nodes} nodes per deal")
+    print(f"\nablation: deals {_listed(numbers)}, {nodes} nodes per deal")
     print(
         f"{'rules':<31}{'without':<19}{'decided':>8}{'won':>6}{'nodes':>12}{'p50':>8}{'seconds':>9}"
     )
@@ -160,7 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rules", default=ALL_RULES, help=f"rules tokens, comma-separated (default {ALL_RULES})"
     )
-    parser.add_argument("--deals", default="0-49", help="deal numbers START-END")
+    parser.add_argument(
+        "--deals", default="0-49", help="deal numbers: START-END, or a list such as 0-99,184,212"
+    )
     parser.add_argument("--seconds", type=float, default=10.0, help="budget per deal")
     parser.add_argument("--threads", type=int, default=2, help="threads per deal (1 or 2)")
     parser.add_argument("--jobs", type=int, default=1, help="processes")
@@ -175,9 +184,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configs = rule_sets(args.rules)
     if args.ablate:
-        ablate(configs, parse_range(args.deals), args.ablate, args.jobs)
+        ablate(configs, parse_deals(args.deals), args.ablate, args.jobs)
         return 0
-    won = bench_deals(configs, parse_range(args.deals), args.seconds, args.threads, args.jobs)
+    won = bench_deals(configs, parse_deals(args.deals), args.seconds, args.threads, args.jobs)
     if args.hints:
         bench_hints(configs, won, args.hints)
     return 0

@@ -59,6 +59,17 @@ def parse_range(text: str) -> range:
     return range(start, end + 1)
 
 
+def parse_deals(text: str) -> list[int]:
+    """Deal numbers, comma-separated, each one number or a `START-END` range (inclusive),
+    such as `0-99,184,212`; in the order given, each once. Raises UsageError."""
+    numbers: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        if re.fullmatch(r"\d+", part):
+            part = f"{part}-{part}"
+        numbers.extend(n for n in parse_range(part) if n not in numbers)
+    return numbers
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="canfield solve",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.cli import main as canfield
-from app.solver.cli import UsageError, main, parse_budget, parse_range
+from app.solver.cli import UsageError, main, parse_budget, parse_deals, parse_range
 from app.solver.search import Budget
 
 
@@ -70,3 +70,11 @@ def test_budgets_read_seconds_and_nodes() -> None:
 
 def test_ranges_are_inclusive() -> None:
     assert parse_range("3-5") == range(3, 6)
+
+
+def test_deal_lists_mix_numbers_and_ranges_each_once() -> None:
+    assert parse_deals("3-5") == [3, 4, 5]
+    assert parse_deals("263, 35,0-2,35,1") == [263, 35, 0, 1, 2]
+    for bad in ("", "3,", "5-3", "a"):
+        with pytest.raises(UsageError):
+            parse_deals(bad)
