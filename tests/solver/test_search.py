@@ -483,6 +483,73 @@ def test_a_column_waiting_on_another_that_waits_on_it_loses_with_top_or_all_move
     assert not problem.lost((free, talon + second, 3, 0, (0, 2, 0, 0), 1, 0))
 
 
+def lost_without_piles(problem: Problem, state: State) -> bool:
+    """`Problem.lost` without the last pass's piles (`piles_deadlocked`): the test before."""
+    with mock.patch.object(Problem, "piles_deadlocked", return_value=False):
+        return problem.lost(state)
+
+
+def test_a_waste_card_buried_under_its_own_waiters_loses_at_once_in_the_last_pass(
+    searcher: str,
+) -> None:
+    """Skill draw 1 with three passes, start rank Q (skill deal 12, a state its search
+    enters): in the last pass the waste 4D 9D 5C 7H 6C JS 8S TS leaves from the top only.
+    4D (next up) lies under 8S, which can go up only after 6S, or onto 9H or 9D: 6S and 9H
+    lie under 5D, which waits for 4D or for 6C (also under 8S); 9D is under 8S too. The
+    columns alone are not deadlocked (TS goes onto JH, 6D onto 7C, ...): lost only with the
+    waste as a pile (`piles_deadlocked`): lost at once."""
+    rules = Rules.preset_named("skill", draw=1, passes=3)
+    columns = (
+        _cards("TH 9C 8D 7S 6D"),
+        _cards("JH"),
+        _cards("JD TC 9H 8C 7D 6S 5D"),
+        _cards("TD 9S 8H 7C"),
+    )
+    talon = _cards("4D 9D 5C 7H 6C JS 8S TS")
+    state: State = (columns, talon, 8, 1, (6, 5, 8, 7), 3, 0)  # type: ignore[assignment]
+    problem = Problem(rules, _cards("JC"), 11, 0)
+    assert_lost_at_once(problem, state, lost_without_piles)
+    # In an earlier pass the waste comes round again, and with the cards still in the
+    # stock each is dealt on its own: neither is deadlocked.
+    assert not problem.piles_deadlocked((columns, talon, 8, 1, (6, 5, 8, 7), 2, 0))
+    assert not problem.piles_deadlocked((columns, talon, 0, 1, (6, 5, 8, 7), 3, 0))
+
+
+# Small top-or-all positions (`deep_reserve_sample`) under a pass limit where the play-out
+# with the last pass's piles proves states lost that `lost` does not, on the way to a win
+# (78, 102, 115, 118) or a loss (the others); found by a sweep of seeds 0-400, the small
+# ones (6 to 921 states) kept.
+LAST_PILE_SEEDS = [78, 102, 115, 118, 119, 138, 139]
+
+
+def test_a_deadlock_with_the_last_piles_is_only_found_in_lost_states() -> None:
+    """Every state reachable from the endgame positions under a pass limit (about 48, up to
+    3 reserve cards each) and from small positions with up to 8 reserve cards, each known
+    won or lost by the engine's own moves: wherever the play-out with the last pass's piles
+    (the reserve, the waste and the stock's lots, `_last_piles`) says the cards can never
+    all go up, no line wins. It says so in thousands of states where `lost` did not before,
+    on the way to wins as well as losses, with reserve cards left in hundreds."""
+    rules_count = len(TOP_DEADLOCK_RULES)
+    seeds = [s for s in TOP_DEADLOCK_SEEDS if TOP_DEADLOCK_RULES[s % rules_count].passes]
+    cases = list(seeded_states(seeds, endgame_position, "top-deadlock", 40_000))
+    for seed in LAST_PILE_SEEDS:
+        position, rules = deep_reserve_sample(seed, "top-or-all")
+        problem = Problem.of(position, rules)
+        states = every_state(position, rules, limit=20_000)
+        cases.append((problem, [(problem.state_of(here), won) for here, won in states]))
+    beyond = on_won = reserve = 0
+    for problem, states in cases:
+        for state, winnable in states:
+            if problem.piles_deadlocked(state):
+                assert not winnable, state
+                assert problem.lost(state)
+                if not lost_without_piles(problem, state):
+                    beyond += 1
+                    on_won += states[0][1]
+                    reserve += state[3] > 0
+    assert beyond > 5_000 and on_won > 4_000 and reserve > 500
+
+
 @pytest.mark.parametrize(
     ("token", "number"),
     [
