@@ -1076,37 +1076,9 @@ static int top_may_leave(const Rules *r, int card, const unsigned *left, uint64_
     return 0;
 }
 
-/* board.Problem._last_piles: in the last pass, the reserve, the waste and the stock's lots,
-   each as its first card and length in `cards` (the reserve's cards, then the talon's in
-   order); how many piles. */
-static int last_piles(const Rules *r, const Work *w, uint8_t *cards, int *start, int *len) {
-    if (r->passes < 0 || w->pass < r->passes) return 0;
-    int count = 0;
-    if (w->reserve) {
-        memcpy(cards, r->reserve, w->reserve);
-        start[count] = 0;
-        len[count++] = w->reserve;
-    }
-    uint8_t positions[64];
-    int size = talon_cards(r, w, cards + w->reserve, positions);
-    for (int from = 0, end = w->pointer; from < size;) {
-        if (end > from) {
-            start[count] = w->reserve + from;
-            len[count++] = end - from;
-        }
-        from = end;
-        end = end + r->draw < size ? end + r->draw : size;
-    }
-    return count;
-}
-
-/* board.Problem._top_deadlocked; `with_piles`: the last pass's (`piles_deadlocked`) */
-static int top_deadlocked(const Rules *r, const Work *w, int with_piles) {
-    uint8_t pile_cards[128];
-    int pile_start[64], tops[64];
-    int piles = with_piles ? last_piles(r, w, pile_cards, pile_start, tops) : 0;
-    if (with_piles && !piles) return 0;
-    int rises = piles > 0;
+/* board.Problem._top_deadlocked */
+static int top_deadlocked(const Rules *r, const Work *w) {
+    int rises = 0;
     for (int i = 0; i < 4 && !rises; i++)
         for (int k = 1; k < w->len[i] && !rises; k++)
             rises = r->rel[w->col[i][k]] > r->rel[w->col[i][k - 1]];
@@ -1133,12 +1105,6 @@ static int top_deadlocked(const Rules *r, const Work *w, int with_piles) {
         if (ends[i]) lasts |= 1ULL << w->col[i][ends[i] - 1];
     }
     uint64_t in_columns = members;
-    for (int p = 0; p < piles; p++)
-        for (int k = 0; k < tops[p]; k++) {
-            int card = pile_cards[pile_start[p] + k];
-            left[card / 13] |= r->rank_bit[card];
-            members |= 1ULL << card;
-        }
     for (int suit = 0; suit < 4; suit++) {
         uint64_t all = 0x1FFFULL << (13 * suit);
         int n = w->found[suit];
@@ -1160,54 +1126,17 @@ static int top_deadlocked(const Rules *r, const Work *w, int with_piles) {
                 if (--ends[i]) lasts |= 1ULL << w->col[i][ends[i] - 1];
                 moved = 1;
             }
-        if (!piles) continue;
-        /* A pile's top goes when it may go up or onto a free parent, or a column may be
-           empty: as a mask made once a round (it only grows as cards go, so the play-out
-           ends where board's, card by card, does). */
-        uint64_t free = ~up & (lasts | ~members) & ALL_CARDS, leave = ALL_CARDS;
-        int empty = 0;
-        for (int i = 0; i < 4 && !empty; i++) {
-            uint64_t mine = 0;
-            for (int k = 0; k < ends[i]; k++) mine |= 1ULL << w->col[i][k];
-            empty = !ends[i] || (PARENTS[w->col[i][0]] & free & ~mine);
-        }
-        if (!empty) {
-            leave = children_of(free);
-            for (int suit = 0; suit < 4; suit++)
-                if (left[suit]) {
-                    int rank = (__builtin_ctz(left[suit]) + r->start_rank) % 13;
-                    leave |= 1ULL << (suit * 13 + rank);
-                }
-        }
-        for (int p = 0; p < piles; p++)
-            while (tops[p]) {
-                int card = pile_cards[pile_start[p] + tops[p] - 1];
-                if (!(leave >> card & 1)) break;
-                left[card / 13] &= ~(unsigned)r->rank_bit[card];
-                members &= ~(1ULL << card);
-                tops[p]--;
-                moved = 1;
-            }
     }
     for (int i = 0; i < 4; i++)
         if (ends[i]) return 1;
-    for (int p = 0; p < piles; p++)
-        if (tops[p]) return 1;
     return 0;
-}
-
-/* board.Problem.piles_deadlocked */
-static int piles_deadlocked(const Rules *r, const Work *w) {
-    if (r->mode != MODE_TOP_OR_ALL || r->returns || r->empty_any) return 0;
-    return top_deadlocked(r, w, 1);
 }
 
 /* board.Problem.lost */
 static int lost(const Rules *r, const Work *w) {
     if (r->mode == MODE_ALL) return deadlocked(r, w);
     if (r->returns || r->empty_any) return 0;
-    if (r->mode == MODE_TOP_OR_ALL && (piles_deadlocked(r, w) || top_deadlocked(r, w, 0)))
-        return 1;
+    if (r->mode == MODE_TOP_OR_ALL && top_deadlocked(r, w)) return 1;
     int any_run = r->mode == MODE_ANY_RUN;
     for (int i = 0; i < 4; i++) {
         int n = w->len[i];

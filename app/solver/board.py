@@ -1027,8 +1027,7 @@ class Problem:
         every such card is on a foundation or under the one that would go on it,
         it never can. (A reserve card proves nothing: an emptied column takes the
         reserve's top card whatever it is.) With top-or-all moves, first
-        `_top_deadlocked`: cards that wait on one another across the columns, and in the
-        last pass across the columns and the piles (`piles_deadlocked`).
+        `_top_deadlocked`: cards that wait on one another across the columns.
         """
         rules = self.rules
         whole = rules.tableau_moves == "all"
@@ -1038,9 +1037,7 @@ class Problem:
             return False
         if whole:
             return self._deadlocked(state[0])
-        if rules.tableau_moves == "top-or-all" and (
-            self.piles_deadlocked(state) or self._top_deadlocked(state[0], state[4])
-        ):
+        if rules.tableau_moves == "top-or-all" and self._top_deadlocked(state[0], state[4]):
             return True
         known = self._inverted
         rel = self.rel
@@ -1058,37 +1055,7 @@ class Problem:
                 return True
         return False
 
-    def piles_deadlocked(self, state: State) -> bool:
-        """For `lost`, in the last pass of limited passes, with top-or-all moves (under the
-        rules of `_top_deadlocked`): a proof that the state cannot be won because the cards
-        of the columns and of the piles (`_last_piles`: the reserve, the waste, the stock's
-        lots) wait on one another (False says nothing)."""
-        rules = self.rules
-        if (
-            rules.tableau_moves != "top-or-all"
-            or rules.foundation_to_tableau
-            or rules.empty_column == "any"
-            or not self.techniques.dead_ends
-        ):
-            return False
-        piles = self._last_piles(state)
-        return bool(piles) and self._top_deadlocked(state[0], state[4], piles)
-
-    def _last_piles(self, state: State) -> list[bytes]:
-        """For `_top_deadlocked`: in the last pass of limited passes, the piles whose cards
-        leave only from the top, bottom to top: the reserve, the waste and the stock's lots
-        as `talon_in_reach` deals them; none before the last pass."""
-        _, talon, pointer, reserve_count, _, pass_number, _ = state
-        passes = self.rules.passes
-        if passes is None or pass_number < passes:
-            return []
-        draw = self.rules.draw
-        lots = [talon[q : q + draw] for q in range(pointer, len(talon), draw)]
-        return [pile for pile in [self.reserve[:reserve_count], talon[:pointer], *lots] if pile]
-
-    def _top_deadlocked(
-        self, columns: Columns, found: Foundations, piles: Sequence[bytes] = ()
-    ) -> bool:
+    def _top_deadlocked(self, columns: Columns, found: Foundations) -> bool:
         """With top-or-all moves (empty columns taking only the waste's card, no cards back
         from the foundations): the columns' cards can never all go up.
 
@@ -1108,30 +1075,14 @@ class Problem:
         proved next to nothing more on skill deals: a few hundred nodes in millions.)
         A last card left is not sent away either when a card that stays until L covers it
         or the parent it would go onto (`_top_may_leave`).
-
-        In the last pass of limited passes the talon's cards must go up too, and the waste
-        is a pile whose cards leave from the top only, like the reserve and the stock's lots
-        (`_last_piles`): they are among the cards left, and a pile's top card left is sent
-        away as a last card is (it has no card under it in a column), or when a column may
-        be empty at L (an emptied column takes the reserve's top, or the waste's): one whose
-        cards were all sent away, or whose first card may go with the whole column onto a
-        parent that is not up and either not among the cards left or the last of those left
-        in another column (the column's cards keep their order: not a move of theirs).
-        The cards left have not moved by L (a pile's top at L has no card left on it); so
-        at L the card x that moves first would have been sent away. (Skill draw 1 with three
-        passes, deal 12: of 826 states sampled from its search, 77 more found lost, 66 of
-        them with one reserve card left: waste 4D 9D 5C 7H 6C JS 8S TS, 4D needed under
-        8S, which waits for 6S or 9H, both under 5D, which waits for 4D or 6C.)
         """
         rel = self.rel
-        if not piles and not any(
-            rel[col[k]] > rel[col[k - 1]] for col in columns for k in range(1, len(col))
-        ):
+        if not any(rel[col[k]] > rel[col[k - 1]] for col in columns for k in range(1, len(col))):
             return False
         left = [0, 0, 0, 0]  # per suit, the ranks (from the start rank) left in the columns
         members = 0  # the cards left
-        for seq in (*columns, *piles):
-            for card in seq:
+        for col in columns:
+            for card in col:
                 left[card // 13] |= 1 << rel[card]
                 members |= _BIT[card]
         up = 0  # the cards on the foundations
@@ -1140,7 +1091,6 @@ class Problem:
                 if rel[card] < found[suit]:
                     up |= _BIT[card]
         ends = [len(col) for col in columns]
-        tops = [len(pile) for pile in piles]
         lasts = sum(_BIT[col[-1]] for col in columns if col)  # the last cards left
         lies = self._lies(columns)
         moved = True
@@ -1158,24 +1108,7 @@ class Problem:
                     if ends[i]:
                         lasts |= _BIT[col[ends[i] - 1]]
                     moved = True
-            if not piles:
-                continue
-            empty = False
-            for i, col in enumerate(columns):
-                mine = _bits(col[: ends[i]])
-                if not ends[i] or _PARENT_BITS[col[0]] & ~up & (lasts | ~members) & ~mine:
-                    empty = True
-                    break
-            for i, pile in enumerate(piles):
-                while tops[i] and (
-                    empty or self._may_leave(pile[tops[i] - 1], left, up, lasts | ~members)
-                ):
-                    card = pile[tops[i] - 1]
-                    left[card // 13] &= ~(1 << rel[card])
-                    members &= ~_BIT[card]
-                    tops[i] -= 1
-                    moved = True
-        return any(ends) or any(tops)
+        return any(ends)
 
     @staticmethod
     def _lies(columns: Columns) -> tuple[list[int], list[int], list[int]]:
