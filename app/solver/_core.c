@@ -855,7 +855,6 @@ static _Thread_local ClosedSeen *closed_seen;
 static _Thread_local size_t closed_seen_size; /* a power of two, or 0 */
 static _Thread_local uint32_t closed_stamp;
 static _Thread_local Closed *closed_all; /* every state of this search, in order */
-static _Thread_local size_t closed_all_size;
 
 static uint64_t closed_hash(uint64_t talon, uint32_t rest) {
     uint64_t h = (talon ^ ((uint64_t)rest << 40 | rest)) * 0x9e3779b97f4a7c15ULL;
@@ -895,7 +894,7 @@ static int closed_add(uint64_t talon, uint32_t rest, size_t count) {
         free(closed_seen);
         closed_seen = seen;
         closed_all = all;
-        closed_seen_size = closed_all_size = size;
+        closed_seen_size = size;
         closed_stamp = 1;
         for (size_t k = 0; k < count; k++) {
             size_t i = closed_hash(all[k].talon, all[k].rest) & (size - 1);
@@ -911,6 +910,15 @@ static int closed_add(uint64_t talon, uint32_t rest, size_t count) {
     closed_seen[i] = (ClosedSeen){talon, rest, closed_stamp};
     closed_all[count] = (Closed){talon, rest};
     return 1;
+}
+
+/* Frees this thread's arrays of `closed_lost` (a helper thread's, when it ends). */
+static void closed_release(void) {
+    free(closed_seen);
+    free(closed_all);
+    closed_seen = NULL;
+    closed_all = NULL;
+    closed_seen_size = 0;
 }
 
 /* board.Problem._closed_lost, for the state (talon, rest). */
@@ -2699,7 +2707,7 @@ static void *helper_main(void *arg) {
             if (run) run_free(run);
             ++seed;
             run = run_new(&h->rules, &h->mem, h->dead, team, &h->root, run_seed(seed), 1, 1);
-            if (!run) return NULL;
+            if (!run) break;
             left = restart_nodes(&h->rules, seed);
         }
         int64_t before = h->out.nodes;
@@ -2729,6 +2737,7 @@ static void *helper_main(void *arg) {
         __atomic_store_n(&team->halt, 1, __ATOMIC_RELAXED);
     }
     if (run) run_free(run);
+    closed_release(); /* the thread ends: its closed game's arrays with it */
     return NULL;
 }
 
