@@ -84,7 +84,7 @@ def test_the_core_plays_the_closed_game_like_python() -> None:
     """State by state on last-pass walks through app draw 3 three-pass deals (and deals of
     the other three-pass rule sets, where it never runs), the core gives Python's answer,
     asked twice (the second from its table)."""
-    cases = _bare_walks("D3P3", deals=3)
+    cases = _bare_walks("D3P3", deals=3, every=24)
     for token in ("D1P3", "C3P3", "S3P3"):
         cases += last_pass_walks(token, deals=3)
     answers = []
