@@ -828,6 +828,211 @@ static int columns_cannot_hold(const Rules *r, const Work *w) {
     return runs > COLUMNS + breaks;
 }
 
+/* board.Problem.closed_game_lost: in the last pass with the reserve empty, the game of the
+   talon left, the foundations' counts and column cards in `room` runs at most (a column card
+   goes up whenever it is next) cannot be won (`closed_lost`). Its states are (the talon's
+   positions, `rest`: the four counts, 4 bits each, the pointer from bit 16, the room from
+   bit 24); each search's states are kept in thread-local arrays that grow as needed, and the
+   answers in a small table by the problem and talon order (`salt`) and the state: a lost
+   search's every state, a won one's first. */
+typedef struct {
+    uint64_t talon;
+    uint32_t rest;
+} Closed;
+typedef struct {
+    uint64_t talon;
+    uint32_t rest, stamp;
+} ClosedSeen;
+#define CLOSED_MEMO 65536
+typedef struct {
+    uint64_t salt, talon;
+    uint32_t rest;
+    int32_t lost; /* -1: empty */
+} ClosedMemo;
+static _Thread_local ClosedMemo closed_memo[CLOSED_MEMO];
+static _Thread_local int closed_memo_ready;
+static _Thread_local ClosedSeen *closed_seen;
+static _Thread_local size_t closed_seen_size; /* a power of two, or 0 */
+static _Thread_local uint32_t closed_stamp;
+static _Thread_local Closed *closed_all; /* every state of this search, in order */
+
+static uint64_t closed_hash(uint64_t talon, uint32_t rest) {
+    uint64_t h = (talon ^ ((uint64_t)rest << 40 | rest)) * 0x9e3779b97f4a7c15ULL;
+    return h ^ h >> 29;
+}
+
+static ClosedMemo *closed_slot(const Rules *r, uint64_t talon, uint32_t rest) {
+    if (!closed_memo_ready) {
+        for (int i = 0; i < CLOSED_MEMO; i++) closed_memo[i].lost = -1;
+        closed_memo_ready = 1;
+    }
+    return &closed_memo[(closed_hash(talon, rest) ^ r->salt) >> 16 & (CLOSED_MEMO - 1)];
+}
+
+/* The memo's answer: 1 lost, 0 won, -1 not known. */
+static int closed_known(const Rules *r, uint64_t talon, uint32_t rest) {
+    ClosedMemo *m = closed_slot(r, talon, rest);
+    return m->lost >= 0 && m->talon == talon && m->rest == rest && m->salt == r->salt ? m->lost
+                                                                                        : -1;
+}
+
+static void closed_remember(const Rules *r, uint64_t talon, uint32_t rest, int lost) {
+    *closed_slot(r, talon, rest) = (ClosedMemo){r->salt, talon, rest, lost};
+}
+
+/* Adds a state to this search's set: 1 if new, 0 if there, -1 out of memory. */
+static int closed_add(uint64_t talon, uint32_t rest, size_t count) {
+    if (2 * (count + 1) > closed_seen_size) { /* grow both, and put the states back */
+        size_t size = closed_seen_size ? 2 * closed_seen_size : 4096;
+        ClosedSeen *seen = calloc(size, sizeof *seen);
+        Closed *all = realloc(closed_all, size * sizeof *all);
+        if (!seen || !all) {
+            free(seen);
+            if (all) closed_all = all;
+            return -1;
+        }
+        free(closed_seen);
+        closed_seen = seen;
+        closed_all = all;
+        closed_seen_size = size;
+        closed_stamp = 1;
+        for (size_t k = 0; k < count; k++) {
+            size_t i = closed_hash(all[k].talon, all[k].rest) & (size - 1);
+            while (seen[i].stamp == closed_stamp) i = (i + 1) & (size - 1);
+            seen[i] = (ClosedSeen){all[k].talon, all[k].rest, closed_stamp};
+        }
+    }
+    size_t mask = closed_seen_size - 1, i = closed_hash(talon, rest) & mask;
+    while (closed_seen[i].stamp == closed_stamp) {
+        if (closed_seen[i].talon == talon && closed_seen[i].rest == rest) return 0;
+        i = (i + 1) & mask;
+    }
+    closed_seen[i] = (ClosedSeen){talon, rest, closed_stamp};
+    closed_all[count] = (Closed){talon, rest};
+    return 1;
+}
+
+/* Frees this thread's arrays of `closed_lost` (a helper thread's, when it ends). */
+static void closed_release(void) {
+    free(closed_seen);
+    free(closed_all);
+    closed_seen = NULL;
+    closed_all = NULL;
+    closed_seen_size = 0;
+}
+
+/* board.Problem._closed_lost, for the state (talon, rest). */
+static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest) {
+    int known = closed_known(r, talon, rest);
+    if (known >= 0) return known;
+    if (++closed_stamp == 0) { /* the stamps wrapped: start the set afresh */
+        if (closed_seen) memset(closed_seen, 0, closed_seen_size * sizeof *closed_seen);
+        closed_stamp = 1;
+    }
+    size_t count = 0;
+    if (closed_add(talon, rest, count) < 0) return 0;
+    count = 1;
+    int room = (int)(rest >> 24), start = r->start_rank;
+    /* Depth-first: the stack holds the indices in `closed_all` of the states to expand. */
+    size_t todo = 1, stack_size = 64;
+    size_t *stack = malloc(stack_size * sizeof *stack);
+    if (!stack) return 0;
+    stack[0] = 0;
+    while (todo) {
+        Closed here = closed_all[stack[--todo]];
+        uint8_t f[4];
+        for (int suit = 0; suit < 4; suit++) f[suit] = here.rest >> 4 * suit & 15;
+        if (f[0] + f[1] + f[2] + f[3] == 52) {
+            free(stack);
+            closed_remember(r, talon, rest, 0);
+            return 0;
+        }
+        uint8_t cards[64];
+        int size = 0;
+        uint64_t tcards = 0;
+        for (uint64_t m = here.talon; m; m &= m - 1) {
+            cards[size] = r->order[__builtin_ctzll(m)];
+            tcards |= 1ULL << cards[size++];
+        }
+        uint64_t home = 0;
+        for (int suit = 0; suit < 4; suit++) {
+            if (f[suit] == 13)
+                home |= 0x1fffULL << 13 * suit;
+            else if (f[suit])
+                home |= suit_below(r, suit * 13 + (start + f[suit]) % 13);
+        }
+        uint64_t held = ((1ULL << 52) - 1) & ~home & ~tcards;
+        if (runs_to_hold_memo(held, held) > room) continue; /* never a state of the real game */
+        Closed next[8 + 2 * 64];
+        int n = 0;
+        for (int suit = 0; suit < 4; suit++) {
+            if (f[suit] < 13 && held >> (suit * 13 + (start + f[suit]) % 13) & 1)
+                next[n++] = (Closed){here.talon, here.rest + (1U << 4 * suit)};
+            if (f[suit]) next[n++] = (Closed){here.talon, here.rest - (1U << 4 * suit)};
+        }
+        Reach reached[64];
+        int pointer = (int)(here.rest >> 16 & 0xff);
+        int k = reach(r, pointer, size, r->passes, reached);
+        for (int x = 0; x < k; x++) {
+            int q = reached[x].q, card = cards[q - 1];
+            /* the talon position of card q - 1: its (q-1)-th set bit */
+            uint64_t m = here.talon;
+            for (int y = 0; y < q - 1; y++) m &= m - 1;
+            uint64_t left = here.talon & ~(m & -m);
+            uint32_t moved = (here.rest & 0xff00ffffU) | (uint32_t)(q - 1) << 16;
+            int suit = card / 13;
+            if (f[suit] < 13 && (start + f[suit]) % 13 == card % 13)
+                next[n++] = (Closed){left, moved + (1U << 4 * suit)};
+            next[n++] = (Closed){left, moved}; /* into the columns */
+        }
+        for (int x = 0; x < n; x++) {
+            int added = closed_add(next[x].talon, next[x].rest, count);
+            if (added < 0) {
+                free(stack);
+                return 0;
+            }
+            if (!added) continue;
+            int there = closed_known(r, next[x].talon, next[x].rest);
+            if (there == 0) {
+                free(stack);
+                closed_remember(r, talon, rest, 0);
+                return 0;
+            }
+            count++;
+            if (there < 0) {
+                if (todo == stack_size) {
+                    size_t *more = realloc(stack, 2 * stack_size * sizeof *stack);
+                    if (!more) {
+                        free(stack);
+                        return 0;
+                    }
+                    stack = more;
+                    stack_size *= 2;
+                }
+                stack[todo++] = count - 1;
+            }
+        }
+    }
+    free(stack);
+    for (size_t x = 0; x < count; x++) closed_remember(r, closed_all[x].talon, closed_all[x].rest, 1);
+    return 1;
+}
+
+static int closed_game_lost(const Rules *r, const Work *w) {
+    if (r->passes < 0 || r->draw != 3 || !r->returns || w->pass < r->passes || !w->talon ||
+        w->reserve)
+        return 0;
+    int breaks = 0;
+    for (int i = 0; i < 4; i++)
+        for (int k = 1; k < w->len[i]; k++) {
+            const int *fits = CHILD[w->col[i][k - 1]];
+            breaks += fits[0] != w->col[i][k] && fits[1] != w->col[i][k];
+        }
+    uint32_t rest = (uint32_t)(w->found[0] | w->found[1] << 4 | w->found[2] << 8 |
+                               w->found[3] << 12 | w->pointer << 16 | (COLUMNS + breaks) << 24);
+    return closed_lost(r, w->talon, rest);
+}
+
 /* For `top_grow`: each suit's cards in `free` go up in order from its next one (`count`,
    from the start rank), added to *up; as a loop card by card, in one step a suit: its 13
    bits turned so that bit k is the card k ranks above the start rank. */
@@ -1554,7 +1759,7 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
 
 /* `successors` of a state whose reserve is not stuck. */
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead) {
-    if (columns_cannot_hold(r, w)) return 0;
+    if (columns_cannot_hold(r, w) || closed_game_lost(r, w)) return 0;
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
               r->mode == MODE_ANY_RUN && !r->autocomplete, -1};
     Work child;
@@ -2502,7 +2707,7 @@ static void *helper_main(void *arg) {
             if (run) run_free(run);
             ++seed;
             run = run_new(&h->rules, &h->mem, h->dead, team, &h->root, run_seed(seed), 1, 1);
-            if (!run) return NULL;
+            if (!run) break;
             left = restart_nodes(&h->rules, seed);
         }
         int64_t before = h->out.nodes;
@@ -2532,6 +2737,7 @@ static void *helper_main(void *arg) {
         __atomic_store_n(&team->halt, 1, __ATOMIC_RELAXED);
     }
     if (run) run_free(run);
+    closed_release(); /* the thread ends: its closed game's arrays with it */
     return NULL;
 }
 
@@ -2908,6 +3114,13 @@ static PyObject *Core_columns_cannot_hold(Core *self, PyObject *obj) {
     return PyBool_FromLong(columns_cannot_hold(&r, &w));
 }
 
+static PyObject *Core_closed_game_lost(Core *self, PyObject *obj) {
+    Rules r;
+    Work w;
+    if (!own_state(self, obj, &r, &w)) return NULL;
+    return PyBool_FromLong(closed_game_lost(&r, &w));
+}
+
 static PyObject *Core_runs_to_hold(Core *self, PyObject *args) {
     (void)self;
     unsigned long long cards, allowed;
@@ -3130,6 +3343,8 @@ static PyMethodDef Core_methods[] = {
     {"lost", (PyCFunction)Core_lost, METH_O, "lost(state) -> bool, as board.Problem.lost."},
     {"columns_cannot_hold", (PyCFunction)Core_columns_cannot_hold, METH_O,
      "columns_cannot_hold(state) -> bool, as board.Problem.columns_cannot_hold."},
+    {"closed_game_lost", (PyCFunction)Core_closed_game_lost, METH_O,
+     "closed_game_lost(state) -> bool, as board.Problem.closed_game_lost."},
     {"runs_to_hold", (PyCFunction)Core_runs_to_hold, METH_VARARGS,
      "runs_to_hold(cards, allowed) -> int, as board._runs_to_hold (remembered as in the "
      "search)."},

@@ -243,6 +243,10 @@ class Problem:
         init=False, repr=False, compare=False
     )
     _runs: dict[tuple[bytes, int, int], int] = field(init=False, repr=False, compare=False)
+    _closed: dict[tuple[bytes, int, Foundations, int], bool] = field(
+        init=False, repr=False, compare=False
+    )
+    _held_runs: dict[int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         start = self.start_rank
@@ -265,6 +269,8 @@ class Problem:
         object.__setattr__(self, "_reach", {})
         object.__setattr__(self, "_inverted", {})
         object.__setattr__(self, "_runs", {})
+        object.__setattr__(self, "_closed", {})
+        object.__setattr__(self, "_held_runs", {})
 
     @staticmethod
     def of(position: Position, rules: Rules, techniques: Techniques = ALL_TECHNIQUES) -> Problem:
@@ -493,7 +499,7 @@ class Problem:
         """
         if not stuck_tested and self.reserve_stuck(state):
             return []
-        if self.columns_cannot_hold(state):
+        if self.columns_cannot_hold(state) or self.closed_game_lost(state):
             return []
         settle = self.settle
         lost = self.lost
@@ -636,6 +642,117 @@ class Problem:
             1 for col in columns for k in range(1, len(col)) if col[k] not in _CHILDREN[col[k - 1]]
         )
         return self._runs_needed(state[1], state[2], state[3]) > COLUMNS + breaks
+
+    def closed_game_lost(self, state: State) -> bool:
+        """In the last pass of limited passes with the reserve empty (where `counts_runs`):
+        a proof that the state cannot be won because the talon cannot be played out while
+        the columns hold what they must (False says nothing).
+
+        With the reserve empty and no pass left, the cards are in the talon (a pile: its
+        order never changes, only a waste top reached by drawing leaves), on the
+        foundations (each a count), or in the columns: every other card. The columns are
+        always in at most `COLUMNS` runs and one more for each break (a card on one it does
+        not fit on: no move makes one, see `columns_cannot_hold`), so the cards in them
+        must fit in that many runs (`_runs_to_hold`) after every move. Forget where in the
+        columns each card lies: any column card may go up when it is next on its
+        foundation, a foundation's top may come down, a waste top may go up or into the
+        columns, each only if the column cards still fit. That game has far fewer states
+        (the talon left, its pointer, the foundations' counts) and every line of the real
+        game is one of its lines; if it cannot be won, neither can the state
+        (`_closed_lost`). It proves at once the re-split arrangements of the same runs that
+        the search enters one by one (bench/resplits.py).
+        """
+        if (
+            not self.counts_runs
+            or state[3]
+            or state[5] < (self.rules.passes or 0)
+            or not state[1]
+        ):
+            return False
+        breaks = sum(
+            1
+            for col in state[0]
+            for k in range(1, len(col))
+            if col[k] not in _CHILDREN[col[k - 1]]
+        )
+        return self._closed_lost(state[1], state[2], state[4], COLUMNS + breaks)
+
+    def _fits(self, held: int, room: int) -> bool:
+        """Whether `held` fits in `room` runs (`_runs_to_hold`, remembered by the cards)."""
+        runs = self._held_runs.get(held)
+        if runs is None:
+            runs = _runs_to_hold(held, held)
+            if len(self._held_runs) > 200_000:
+                self._held_runs.clear()
+            self._held_runs[held] = runs
+        return runs <= room
+
+    def _closed_lost(self, talon: bytes, pointer: int, found: Foundations, room: int) -> bool:
+        """For `closed_game_lost`: whether the game of the talon left (in its last pass),
+        the foundations' counts and column cards in `room` runs at most, where a column card
+        goes up whenever it is next, cannot be won. Searched depth-first in full (under
+        1,000 states on the last-pass states sampled from lost deals); when lost, every
+        state it reached is remembered lost, when won the first one is remembered won."""
+        memo = self._closed
+        first = (talon, pointer, found, room)
+        known = memo.get(first)
+        if known is not None:
+            return known
+        start = self.start_rank
+        full = (1 << 52) - 1
+        seen = {first}
+        todo = [first]
+        while todo:
+            here = todo.pop()
+            t, p, f, _ = here
+            if sum(f) == 52:
+                memo[first] = False
+                return False
+            home = 0
+            for suit in range(4):
+                if f[suit] == 13:
+                    home |= _SUIT_BITS[suit]
+                elif f[suit]:
+                    home |= self._below[suit * 13 + (start + f[suit]) % 13]
+            held = full & ~home & ~_bits(t)
+            if not self._fits(held, room):
+                continue  # never a state of the real game
+            nexts: list[tuple[bytes, int, Foundations, int]] = []
+            for suit in range(4):
+                lst = list(f)
+                if f[suit] < 13:
+                    card = suit * 13 + (start + f[suit]) % 13
+                    if held & _BIT[card]:  # a column card up
+                        lst[suit] += 1
+                        nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room))
+                        lst[suit] -= 1
+                if f[suit]:  # a foundation's top down into the columns
+                    lst[suit] -= 1
+                    nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room))
+            for q, _, _ in self.reach(p, len(t), self.rules.passes or 0):
+                card = t[q - 1]
+                rest = t[: q - 1] + t[q:]
+                suit = card // 13
+                if f[suit] < 13 and (start + f[suit]) % 13 == card % 13:
+                    lst = list(f)
+                    lst[suit] += 1
+                    nexts.append((rest, q - 1, (lst[0], lst[1], lst[2], lst[3]), room))
+                nexts.append((rest, q - 1, f, room))  # into the columns
+            for there in nexts:
+                if there in seen:
+                    continue
+                known = memo.get(there)
+                if known is False:
+                    memo[first] = False
+                    return False
+                seen.add(there)
+                if known is None:
+                    todo.append(there)
+        if len(memo) > 200_000:
+            memo.clear()
+        for here in seen:
+            memo[here] = True
+        return True
 
     @property
     def counts_runs(self) -> bool:
