@@ -664,6 +664,7 @@ class Problem:
         """
         if (
             not self.counts_runs
+            or not self.techniques.stock_macro  # its draws are `reach`'s, the macro's
             or state[3]
             or state[5] < (self.rules.passes or 0)
             or not state[1]

@@ -129,10 +129,18 @@ def test_the_core_counts_runs_as_python_does() -> None:
         core.runs_to_hold(1 << 52, everything)
 
 
-def test_a_state_whose_columns_cannot_hold_is_lost() -> None:
+def _walks_past_the_closed_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walks below test the run count: they go on past the states the closed game of
+    the last pass proves lost (`Problem.closed_game_lost`, which costs Python tens of
+    milliseconds a last-pass state; tests/solver/test_closed_game.py tests it)."""
+    monkeypatch.setattr(Problem, "closed_game_lost", lambda self, state: False)
+
+
+def test_a_state_whose_columns_cannot_hold_is_lost(monkeypatch: pytest.MonkeyPatch) -> None:
     """On random walks from small positions under every rule set where it cuts (a pass
     limit, draw 3, cards back from the foundations), each state the test proves lost is
     lost by the naive search."""
+    _walks_past_the_closed_game(monkeypatch)
     checked = 0
     for seed in range(600):
         rules, position = _hold_sample(seed)
@@ -216,10 +224,11 @@ def test_verdicts_agree_where_the_run_count_cuts_the_search(
         assert any(cuts)
 
 
-def test_the_core_counts_runs_like_python() -> None:
+def test_the_core_counts_runs_like_python(monkeypatch: pytest.MonkeyPatch) -> None:
     """State by state on last-pass walks through deals of every rule set with three passes
     (it cuts only under app draw 3) and through small positions, the core proves the same
     states lost."""
+    _walks_past_the_closed_game(monkeypatch)
     cases = []
     for token in ("D1P3", "C3P3", "C1P3", "S3P3", "S1P3"):
         cases += last_pass_walks(token, deals=3)
