@@ -2204,20 +2204,17 @@ typedef struct {
    third of the search's time, and about a third of the states it would test are one
    tested before with another stock pointer, which it does not look at. By the state's key
    in pointer class 0 (96 bits of it, as the tables), in a small table that stays in the
-   cache, the last one in each slot. *again: the answer was remembered. Those found stuck
-   are proved lost in every pointer class (`prove_stuck`), and are found so in the dead
-   table from then on; but with a team, only once the proofs are added to it. In the last
-   pass of limited passes the test looks at the pointer (`talon_in_reach`), and the key in
-   class 0 stands for every pass: such states are tested each time, and not remembered. */
-static int stuck(Run *run, const Work *w, Fp key, int *again) {
-    if (run->r->passes >= 0 && w->pass >= run->r->passes) {
-        *again = 0;
-        return reserve_stuck(run->r, w);
-    }
+   cache, the last one in each slot. A remembered answer is a proof for this state too,
+   and the caller proves it as a fresh one (`prove_stuck`): the earlier state's proofs do
+   not always cover it (with limited passes, another pass or pointer class; with draw 1, a
+   lower value), and search._Run proves every stuck state it meets. In the last pass of
+   limited passes the test looks at the pointer (`talon_in_reach`), and the key in class 0
+   stands for every pass: such states are tested each time, and not remembered. */
+static int stuck(Run *run, const Work *w, Fp key) {
+    if (run->r->passes >= 0 && w->pass >= run->r->passes) return reserve_stuck(run->r, w);
     Fp plain = in_class(key, pointer_class(run->r, w), 0);
     Slot *seen = &run->tested[plain.a & (TESTED - 1)];
-    *again = seen->a == plain.a && seen->check == check_of(plain);
-    if (*again) return seen->value;
+    if (seen->a == plain.a && seen->check == check_of(plain)) return seen->value;
     *seen = (Slot){plain.a, check_of(plain), reserve_stuck(run->r, w)};
     return seen->value;
 }
@@ -2576,9 +2573,8 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             Work parent, state;
             unpack(&frame->state, &parent);
             child_of(run->r, &parent, child, &state);
-            int again;
-            int made = stuck(run, &state, key, &again)
-                           ? again || prove_stuck(run, &state, key, value)
+            int made = stuck(run, &state, key)
+                           ? prove_stuck(run, &state, key, value)
                            : enter(run, &state, key, value, child->draws, child->card,
                                    child->target, 1);
             if (!made) {

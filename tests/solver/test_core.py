@@ -607,6 +607,41 @@ def test_the_core_searches_node_for_node_like_python_with_limited_passes(
     assert cuts["reach"] or cuts["passed"] or token == "D1P3"
 
 
+def test_the_core_proves_a_stuck_state_whose_test_it_remembers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Skill draw 3, three passes, deal 9 (decided within the first run): the Python search
+    finds states stuck (`Problem.reserve_stuck`) whose twin, the same state in another pass
+    or pointer class, was found stuck before. The core remembers the test's answer by the
+    key in pointer class 0, and must still prove such a state lost under its own key, as
+    Python does: it used to take the twin's proof for it and enter the state again later
+    (1,863 nodes against Python's 1,862)."""
+    rules = DealCode.parse("CF1-S3P3-AAAAAAA").rules
+    position = Position.deal(DealCode(rules, number=9).deck)
+    budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
+    core = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    monkeypatch.setenv("CANFIELD_SOLVER", "python")
+    stuck: dict[object, set[object]] = {}
+    twins = []
+    test = Problem.reserve_stuck
+
+    def counted(self: Problem, state: State, *args: object) -> bool:
+        answer = test(self, state, *args)  # type: ignore[arg-type]
+        if answer:
+            key = self.key(state)
+            plain = (*key[:5], 0, *key[6:])  # the key in pointer class 0
+            seen = stuck.setdefault(plain, set())
+            twins.append(bool(seen - {key}))
+            seen.add(key)
+        return answer
+
+    monkeypatch.setattr(Problem, "reserve_stuck", counted)
+    reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    assert any(twins)
+    assert reference.verdict is Verdict.UNWINNABLE and reference.nodes > 1_000
+    assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
+
+
 @pytest.mark.parametrize(
     ("token", "number", "verdict"),
     [
