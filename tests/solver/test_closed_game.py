@@ -12,7 +12,7 @@ from app.solver.board import Problem, State
 from app.solver.search import Solver
 
 from .helpers import every_state
-from .test_columns_hold import _hold_sample
+from .test_columns_hold import _hold_sample, counting_cuts
 from .test_core import core_of, last_pass_walks
 
 
@@ -99,19 +99,6 @@ def test_the_core_plays_the_closed_game_like_python() -> None:
     assert answers.count(True) >= 20 and answers.count(False) >= 100
 
 
-def _counting(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Each answer of `Problem.closed_game_lost` from now on, in a list."""
-    cuts: list[bool] = []
-    real = Problem.closed_game_lost
-
-    def counted(self: Problem, state: State) -> bool:
-        cuts.append(real(self, state))
-        return cuts[-1]
-
-    monkeypatch.setattr(Problem, "closed_game_lost", counted)
-    return cuts
-
-
 def test_the_core_searches_node_for_node_like_python_where_the_closed_game_cuts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -123,7 +110,7 @@ def test_the_core_searches_node_for_node_like_python_where_the_closed_game_cuts(
     budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
     core = Solver(Problem.of(position, rules)).solve_position(position, budget)
     monkeypatch.setenv("CANFIELD_SOLVER", "python")
-    cuts = _counting(monkeypatch)
+    cuts = counting_cuts(monkeypatch, "closed_game_lost")
     reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
     assert core.verdict is Verdict.WON and core.nodes > 100
     assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)

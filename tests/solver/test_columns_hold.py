@@ -166,17 +166,22 @@ def _walk(problem: Problem, start: State, rng: random.Random) -> Iterator[State]
         yield state
 
 
-def _counting_cuts(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Each answer of `Problem.columns_cannot_hold` from now on, in a list."""
-    cuts: list[bool] = []
-    real = Problem.columns_cannot_hold
+def counting_cuts(
+    monkeypatch: pytest.MonkeyPatch,
+    test: str = "columns_cannot_hold",
+    cuts: list[bool] | None = None,
+) -> list[bool]:
+    """Each answer of the dead-end test `Problem.<test>` from now on, added to `cuts` (a
+    new list when None)."""
+    answers: list[bool] = [] if cuts is None else cuts
+    real = getattr(Problem, test)
 
     def counted(self: Problem, state: State) -> bool:
-        cuts.append(real(self, state))
-        return cuts[-1]
+        answers.append(real(self, state))
+        return answers[-1]
 
-    monkeypatch.setattr(Problem, "columns_cannot_hold", counted)
-    return cuts
+    monkeypatch.setattr(Problem, test, counted)
+    return answers
 
 
 def _hold_sample(seed: int) -> tuple[Rules, Position]:
@@ -207,16 +212,10 @@ def test_verdicts_agree_where_the_run_count_cuts_the_search(
         monkeypatch.delenv("CANFIELD_SOLVER", raising=False)
     rules, position = _hold_sample(seed)
     winnable = naive_winnable(position, rules, limit=20_000)
-    cuts = _counting_cuts(monkeypatch)
+    cuts = counting_cuts(monkeypatch)
     # The closed game of the last pass (`Problem.closed_game_lost`) may prove lost first
     # the states the run count would (seed 133): its cuts count too.
-    closed = Problem.closed_game_lost
-
-    def closed_counted(self: Problem, state: State) -> bool:
-        cuts.append(closed(self, state))
-        return cuts[-1]
-
-    monkeypatch.setattr(Problem, "closed_game_lost", closed_counted)
+    counting_cuts(monkeypatch, "closed_game_lost", cuts)
     solver = Solver(Problem.of(position, rules))
     assert solver.uses_core is (searcher == "core")
     check(solver.solve_position(position, BIG), position, rules, winnable)
@@ -261,7 +260,7 @@ def test_the_core_searches_node_for_node_like_python_where_the_run_count_cuts(
     budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
     core = Solver(Problem.of(position, rules)).solve_position(position, budget)
     monkeypatch.setenv("CANFIELD_SOLVER", "python")
-    cuts = _counting_cuts(monkeypatch)
+    cuts = counting_cuts(monkeypatch)
     reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
     assert core.verdict is not Verdict.UNKNOWN and core.nodes > 50
     assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
