@@ -813,19 +813,27 @@ static int runs_needed(const Rules *r, const Work *w) {
 }
 
 /* board.Problem.columns_cannot_hold */
-static int columns_cannot_hold(const Rules *r, const Work *w) {
-    /* board.Problem.counts_runs */
-    if (r->passes < 0 || r->draw != 3 || !r->returns || w->pass < r->passes || !w->talon)
-        return 0;
-    int runs = runs_needed(r, w);
-    if (runs <= COLUMNS) return 0; /* the breaks only add room: not counted */
+/* board.Problem._counts_last_pass: the run count's tests apply (the last pass, talon left). */
+static int counts_last_pass(const Rules *r, const Work *w) {
+    return r->passes >= 0 && r->draw == 3 && r->returns && w->pass >= r->passes && w->talon;
+}
+
+/* board._breaks: the column cards that lie on one they do not fit on. */
+static int breaks_of(const Work *w) {
     int breaks = 0;
     for (int i = 0; i < 4; i++)
         for (int k = 1; k < w->len[i]; k++) {
             const int *fits = CHILD[w->col[i][k - 1]];
             breaks += fits[0] != w->col[i][k] && fits[1] != w->col[i][k];
         }
-    return runs > COLUMNS + breaks;
+    return breaks;
+}
+
+static int columns_cannot_hold(const Rules *r, const Work *w) {
+    if (!counts_last_pass(r, w)) return 0;
+    int runs = runs_needed(r, w);
+    if (runs <= COLUMNS) return 0; /* the breaks only add room: not counted */
+    return runs > COLUMNS + breaks_of(w);
 }
 
 /* board.Problem.closed_game_lost: in the last pass with the reserve empty, the game of the
@@ -1019,15 +1027,8 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest) {
 }
 
 static int closed_game_lost(const Rules *r, const Work *w) {
-    if (r->passes < 0 || r->draw != 3 || !r->returns || w->pass < r->passes || !w->talon ||
-        w->reserve)
-        return 0;
-    int breaks = 0;
-    for (int i = 0; i < 4; i++)
-        for (int k = 1; k < w->len[i]; k++) {
-            const int *fits = CHILD[w->col[i][k - 1]];
-            breaks += fits[0] != w->col[i][k] && fits[1] != w->col[i][k];
-        }
+    if (!counts_last_pass(r, w) || w->reserve) return 0;
+    int breaks = breaks_of(w);
     uint32_t rest = (uint32_t)(w->found[0] | w->found[1] << 4 | w->found[2] << 8 |
                                w->found[3] << 12 | w->pointer << 16 | (COLUMNS + breaks) << 24);
     return closed_lost(r, w->talon, rest);

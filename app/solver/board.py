@@ -222,6 +222,13 @@ ALL_TECHNIQUES = Techniques()
 DRAW_ONLY = -1  # the card of a step that only draws (without the stock macro)
 
 
+def _breaks(columns: Columns) -> int:
+    """The cards of the columns that lie on one they do not fit on (no move makes one)."""
+    return sum(
+        1 for col in columns for k in range(1, len(col)) if col[k] not in _CHILDREN[col[k - 1]]
+    )
+
+
 @dataclass(frozen=True)
 class Problem:
     """The fixed parts of one search: rules, the reserve's cards, the start rank,
@@ -635,13 +642,13 @@ class Problem:
         card, or into an empty column, one run fewer (`_runs_to_place`). `_runs_needed`
         counts the runs, for each y.
         """
-        if not self.counts_runs or state[5] < (self.rules.passes or 0) or not state[1]:
+        if not self._counts_last_pass(state):
             return False
-        columns = state[0]
-        breaks = sum(
-            1 for col in columns for k in range(1, len(col)) if col[k] not in _CHILDREN[col[k - 1]]
-        )
-        return self._runs_needed(state[1], state[2], state[3]) > COLUMNS + breaks
+        return self._runs_needed(state[1], state[2], state[3]) > COLUMNS + _breaks(state[0])
+
+    def _counts_last_pass(self, state: State) -> bool:
+        """Whether the run count's tests apply (`counts_runs`): the last pass, talon left."""
+        return self.counts_runs and state[5] >= (self.rules.passes or 0) and bool(state[1])
 
     def closed_game_lost(self, state: State) -> bool:
         """In the last pass of limited passes with the reserve empty (where `counts_runs`):
@@ -663,20 +670,12 @@ class Problem:
         the search enters one by one (bench/resplits.py).
         """
         if (
-            not self.counts_runs
+            not self._counts_last_pass(state)
             or not self.techniques.stock_macro  # its draws are `reach`'s, the macro's
             or state[3]
-            or state[5] < (self.rules.passes or 0)
-            or not state[1]
         ):
             return False
-        breaks = sum(
-            1
-            for col in state[0]
-            for k in range(1, len(col))
-            if col[k] not in _CHILDREN[col[k - 1]]
-        )
-        return self._closed_lost(state[1], state[2], state[4], COLUMNS + breaks)
+        return self._closed_lost(state[1], state[2], state[4], COLUMNS + _breaks(state[0]))
 
     def _fits(self, held: int, room: int) -> bool:
         """Whether `held` fits in `room` runs (`_runs_to_hold`, remembered by the cards)."""

@@ -469,9 +469,9 @@ def _shortcut(
     index = {key(state): i for i, state in enumerate(states)}
     here, i, out = start, 0, []
     last = len(states) - 1
+    successors = problem.successors if core is None else core.successors
     while i < last:
         best, best_j = None, i
-        successors = problem.successors if core is None else core.successors
         for _, step, child in successors(here):
             j = index.get(key(child), -1)
             if j > best_j and problem.value(child) <= problem.value(states[j]):
