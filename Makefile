@@ -12,7 +12,10 @@ run: setup
 test: setup-dev system-deps
 	$(VENV)/bin/ruff check app tests bench migrations
 	$(VENV)/bin/mypy
-	$(PY) -m pytest
+	# the engine's and solver's tests are pure CPU: spread over the cores; the rest start
+	# servers, databases and browsers of their own, one at a time
+	$(PY) -m pytest -n auto --durations=10 tests/engine tests/solver
+	$(PY) -m pytest --durations=10 --ignore=tests/engine --ignore=tests/solver
 
 lint: setup-dev
 	$(VENV)/bin/ruff check app tests bench migrations
