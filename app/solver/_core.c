@@ -480,24 +480,38 @@ static void make_below(const uint8_t *cards, int from, int to, uint64_t *below) 
     for (int k = from; k < to; k++) below[k + 1] = below[k] | 1ULL << cards[k];
 }
 
+/* For `freeze`: run i's highest frozen card is now its cover (`above`: the cards above it);
+   the cards under it. */
+static uint64_t cover_run(const Runs *p, int i, uint64_t frozen, int *cover, uint64_t *above) {
+    int k = p->len[i] - 1;
+    while (!(frozen >> p->cards[i][k] & 1)) k--;
+    cover[i] = k;
+    above[i] = p->below[i][p->len[i]] & ~p->below[i][k + 1];
+    return p->below[i][k];
+}
+
 /* board.Problem._freeze: `frozen` closed under "a card under a frozen one, and its suit from
    it up"; cover[i]: run i's highest frozen card's index (0 if none above its first card). */
 static uint64_t freeze(const Rules *r, const Runs *p, uint64_t frozen, int *cover) {
-    uint64_t added;
-    for (int i = 0; i < p->count; i++) cover[i] = 0;
-    do {
-        added = 0;
-        for (int i = 0; i < p->count; i++) {
-            int k = p->len[i] - 1;
-            if (!(p->below[i][k + 1] & ~p->below[i][cover[i] + 1] & frozen)) continue;
-            while (!(frozen >> p->cards[i][k] & 1)) k--;
-            added |= p->below[i][k];
-            cover[i] = k;
-        }
+    /* above[i]: run i's cards above cover[i]. After a round none of them is frozen (cover[i]
+       is then the highest frozen card's index), so the next round looks only at the cards
+       the round froze. */
+    uint64_t above[MAX_RUNS], added = 0;
+    for (int i = 0; i < p->count; i++) { /* the first round: every frozen card is new */
+        cover[i] = 0;
+        above[i] = p->below[i][p->len[i]] & ~p->below[i][1];
+        if (above[i] & frozen) added |= cover_run(p, i, frozen, cover, above);
+    }
+    for (;;) {
         added &= ~frozen;
+        if (!added) return frozen;
+        uint64_t was = frozen;
         for (uint64_t x = added; x; x &= x - 1) frozen |= r->from[__builtin_ctzll(x)];
-    } while (added);
-    return frozen;
+        uint64_t fresh = frozen & ~was;
+        added = 0;
+        for (int i = 0; i < p->count; i++)
+            if (above[i] & fresh) added |= cover_run(p, i, frozen, cover, above);
+    }
 }
 
 /* board.Problem._certain_deadlock: the cards frozen, or under a frozen one, stay in their
@@ -506,6 +520,9 @@ static uint64_t freeze(const Rules *r, const Runs *p, uint64_t frozen, int *cove
    card lies right on a lower one only on a start-rank card: without one under another
    card, no proof (the card masks then spare a look at each card). */
 static int certain_deadlock(const Rules *r, const Runs *p, uint64_t frozen, const int *cover) {
+    /* The cards under a run's highest frozen card are frozen (`freeze`), so without a frozen
+       start-rank card none lies under another card: the common case, told at once. */
+    if (!(frozen & r->start_cards)) return 0;
     int rises = 0, ends[MAX_RUNS];
     uint64_t stay = 0;
     for (int i = 0; i < p->count; i++) {
