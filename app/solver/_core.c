@@ -1365,13 +1365,13 @@ static int lost(const Rules *r, const Work *w) {
         int n = w->len[i];
         if (n < 3) continue;
         const uint8_t *col = w->col[i];
-        int lowest[4] = {13, 13, 13, 13};
-        uint64_t under[53]; /* under[k]: the cards under index k */
+        int lowest[4] = {13, 13, 13, 13}, made = 0;
+        uint64_t under[53]; /* under[k]: the cards under index k, made up to `made` when asked */
         under[0] = 0;
         for (int k = 0; k < n; k++) {
             int card = col[k], suit = card / 13, rank = r->rel[card];
-            under[k + 1] = under[k] | 1ULL << card;
             if (rank > lowest[suit]) {
+                for (; made <= k; made++) under[made + 1] = under[made] | 1ULL << col[made];
                 /* The run that carries it away starts above the nearest lower card of its
                    suit: at it alone, unless any run moves. */
                 int first = k;
@@ -1787,8 +1787,12 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
     /* with top-or-all moves talon cards wait only while the reserve has cards */
     int placing = marks && (w->reserve || !placements_wait_top(r));
     int empty = -1;
-    for (int j = 3; j >= 0; j--)
+    int8_t top_column[52]; /* `column_with_top`, looked up */
+    memset(top_column, -1, sizeof top_column);
+    for (int j = 3; j >= 0; j--) {
         if (!w->len[j]) empty = j;
+        else top_column[w->col[j][w->len[j] - 1]] = (int8_t)j;
+    }
 
     /* The reserve's top card. */
     if (w->reserve) {
@@ -1800,7 +1804,7 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
             emit(&e, &child, TO_FOUNDATION, 0, card, FOUNDATION);
         }
         for (int k = 0; k < 2; k++) {
-            int j = column_with_top(w, PARENT[card][k]);
+            int j = top_column[PARENT[card][k]];
             if (j >= 0) {
                 child = *w;
                 child.reserve--;
@@ -1836,7 +1840,7 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
             if (!(wanted & (1ULL << card)) && empty < 0) continue;
             int targets[3], t = 0;
             for (int m = 0; m < 2; m++) {
-                int j = column_with_top(w, PARENT[card][m]);
+                int j = top_column[PARENT[card][m]];
                 if (j >= 0) targets[t++] = j;
             }
             if (empty >= 0) targets[t++] = empty;
@@ -1900,7 +1904,7 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
             for (int k = 0; k < count; k++) {
                 int s = starts[k];
                 for (int m = 0; m < 2; m++) {
-                    int j = column_with_top(w, PARENT[w->col[i][s]][m]);
+                    int j = top_column[PARENT[w->col[i][s]][m]];
                     if (j >= 0 && j != i) run_move(&e, w, i, s, j);
                 }
             }
@@ -1934,7 +1938,7 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
             int card = suit * 13 + (r->start_rank + count - 1) % 13;
             int targets[3], t = 0;
             for (int m = 0; m < 2; m++) {
-                int j = column_with_top(w, PARENT[card][m]);
+                int j = top_column[PARENT[card][m]];
                 if (j >= 0) targets[t++] = j;
             }
             if (empty >= 0 && r->empty_any) targets[t++] = empty;
