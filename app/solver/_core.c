@@ -539,7 +539,7 @@ static int certain_deadlock(const Rules *r, const Runs *p, uint64_t frozen, cons
 
 /* board._children_of: the cards that go on any of `cards`, one rank lower in the other
    colour. */
-static uint64_t children_of(uint64_t cards) {
+static inline __attribute__((always_inline)) uint64_t children_of(uint64_t cards) {
     uint64_t red = (cards >> 13 | cards >> 26) & 0x1fff, black = (cards | cards >> 39) & 0x1fff;
     red = (red >> 1 | red << 12) & 0x1fff;
     black = (black >> 1 | black << 12) & 0x1fff;
@@ -1052,19 +1052,26 @@ static int closed_game_lost(const Rules *r, const Work *w) {
 }
 
 /* For `top_grow`: each suit's cards in `free` go up in order from its next one (`count`,
-   from the start rank), added to *up; as a loop card by card, in one step a suit: its 13
-   bits turned so that bit k is the card k ranks above the start rank. */
+   from the start rank), added to *up; as a loop card by card, in one step a suit. */
 static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, int *count) {
+    /* Each suit's cards in *up are its first `count` from the start rank, so the next ones
+       are those not up that lie one rank above an up card, or start it: none free, none
+       rises (the common case, told at once). */
+    const uint64_t aces = 1ULL | 1ULL << 13 | 1ULL << 26 | 1ULL << 39;
+    uint64_t above = (*up << 1 & ~aces) | (*up & aces << 12) >> 12;
+    if (!(free & (above | r->start_cards) & ~*up)) return;
+    /* A suit's 13 bits twice over, the start rank's at bit s: bit s + k is the card k ranks
+       above the start rank (k < 13). */
     int s = r->start_rank;
+    uint64_t within = (1ULL << (s + 13)) - 1;
     for (int suit = 0; suit < 4; suit++) {
         int c = count[suit];
         if (c >= 13) continue;
-        uint64_t f = free >> 13 * suit & 0x1fff;
-        uint64_t turned = (f >> s | f << (13 - s)) & 0x1fff;
-        int n = c + __builtin_ctzll(~turned >> c);
+        uint64_t f = free >> 13 * suit & 0x1fff, twice = (f | f << 13) & within;
+        int n = c + __builtin_ctzll(~twice >> (s + c));
         if (n == c) continue;
-        uint64_t m = ((1ULL << n) - 1) & ~((1ULL << c) - 1);
-        *up |= ((m << s | m >> (13 - s)) & 0x1fff) << 13 * suit;
+        uint64_t m = ((1ULL << (s + n)) - 1) & ~((1ULL << (s + c)) - 1);
+        *up |= ((m | m >> 13) & 0x1fff) << 13 * suit;
         count[suit] = n;
     }
 }
@@ -1073,16 +1080,18 @@ static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, int *coun
    rules, the first cards `firsts` staying; `count` follows `up`. */
 static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t talon,
                      uint64_t *up_io, uint64_t *last_io, int *count) {
-    uint64_t up = *up_io, last = *last_io, was_up, was_last;
+    uint64_t up = *up_io, last = *last_io, was_up, was_last, chased = 0;
     int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
     for (int i = 0; i < p->count; i++) from[i] = p->len[i] - 2;
     do {
         was_up = up;
         was_last = last;
-        for (uint64_t fresh = last; fresh;) { /* talon cards onto possible last cards */
+        /* talon cards onto possible last cards (those `chased` had theirs already) */
+        for (uint64_t fresh = last & ~chased; fresh;) {
             fresh = children_of(fresh) & talon & ~last;
             last |= fresh;
         }
+        chased = last;
         rise_in_order(r, (last | talon) & ~firsts, &up, count);
         for (int i = 0; i < p->count; i++) {
             const uint8_t *col = p->cards[i];
