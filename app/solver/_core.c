@@ -1586,6 +1586,7 @@ typedef struct {
     uint64_t tops;     /* the waste tops drawing reaches, as card bits */
     int prune_swaps;   /* any-run moves and no autocomplete: see `exposes_use` */
     int covering;      /* the column of the talon card the step must cover, or -1 */
+    const int8_t *column_of, *index_of; /* with any-run moves: where each column card lies */
 } Emit;
 
 /* Whether board.Problem.pointer_keys finds any for w: draw 3, unlimited passes, and a
@@ -1678,9 +1679,8 @@ static int exposes_use(const Emit *e, const Work *w, int i, int s, int j) {
         if (e->tops & (1ULL << card)) return 1;
         int count = w->found[card / 13];
         if (r->returns && count && r->rel[card] == count - 1) return 1;
-        for (int k = 0; k < 4; k++)
-            for (int q = 0; q < w->len[k]; q++)
-                if (w->col[k][q] == card && (k != i || q >= s)) return 1;
+        int k = e->column_of[card];
+        if (k >= 0 && (k != i || e->index_of[card] >= s)) return 1;
     }
     uint64_t ends = 0; /* the other columns' last cards once the run has moved */
     for (int k = 0; k < 4; k++) {
@@ -1788,13 +1788,24 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead) {
     if (columns_cannot_hold(r, w) || closed_game_lost(r, w)) return 0;
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
-              r->mode == MODE_ANY_RUN && !r->autocomplete, -1};
+              r->mode == MODE_ANY_RUN && !r->autocomplete, -1, NULL, NULL};
     Work child;
     int marks = placements_wait(r);
     if (marks && w->prot) e.covering = column_with_top(w, marked_card(r, w->prot));
     if (e.covering >= 0) e.prune_swaps = 0; /* every step onto the marked card */
     /* with top-or-all moves talon cards wait only while the reserve has cards */
     int placing = marks && (w->reserve || !placements_wait_top(r));
+    int8_t column_of[52], index_of[52]; /* where each column card lies (any-run moves) */
+    if (r->mode == MODE_ANY_RUN) {
+        memset(column_of, -1, sizeof(column_of));
+        for (int i = 0; i < 4; i++)
+            for (int k = 0; k < w->len[i]; k++) {
+                column_of[w->col[i][k]] = (int8_t)i;
+                index_of[w->col[i][k]] = (int8_t)k;
+            }
+        e.column_of = column_of;
+        e.index_of = index_of;
+    }
     int empty = -1;
     int8_t top_column[52]; /* `column_with_top`, looked up */
     memset(top_column, -1, sizeof top_column);
@@ -1889,13 +1900,6 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
 
     /* Column runs onto the cards they fit. */
     if (r->mode == MODE_ANY_RUN) {
-        int8_t column_of[52], index_of[52]; /* where each column card lies */
-        memset(column_of, -1, sizeof(column_of));
-        for (int i = 0; i < 4; i++)
-            for (int k = 0; k < w->len[i]; k++) {
-                column_of[w->col[i][k]] = (int8_t)i;
-                index_of[w->col[i][k]] = (int8_t)k;
-            }
         for (int j = 3; j >= 0; j--) {
             int top = top_of(w, j);
             if (top < 0) continue;
