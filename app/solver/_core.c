@@ -598,20 +598,28 @@ static int run_with(const Runs *p, int card) {
    none, as a new run on top of some column, e first. */
 static void put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
     int j = run_with(p, e), q = 0;
-    made->below[0] = 0;
-    if (j >= 0) {
-        while (p->cards[j][q] != e) q++;
-        memcpy(made->cards, p->cards[j], (size_t)q + 1);
-        memcpy(made->below, p->below[j], ((size_t)q + 2) * sizeof(uint64_t));
+    uint64_t *below = made->below;
+    below[0] = 0;
+    if (j >= 0) { /* its cards up to e, and their masks, as they are */
+        const uint8_t *cards = p->cards[j];
+        const uint64_t *was = p->below[j];
+        for (;; q++) {
+            made->cards[q] = cards[q];
+            below[q + 1] = was[q + 1];
+            if (cards[q] == e) break;
+        }
     } else {
         j = p->count++;
         made->cards[0] = (uint8_t)e;
-        made->below[1] = 1ULL << e;
+        below[1] = 1ULL << e;
     }
-    memcpy(made->cards + q + 1, more, (size_t)m);
-    make_below(made->cards, q + 1, q + 1 + m, made->below);
+    for (int k = 0; k < m; k++) {
+        int card = more[k];
+        made->cards[q + 1 + k] = (uint8_t)card;
+        below[q + 2 + k] = below[q + 1 + k] | 1ULL << card;
+    }
     p->cards[j] = made->cards;
-    p->below[j] = made->below;
+    p->below[j] = below;
     p->len[j] = q + 1 + m;
 }
 
@@ -1485,7 +1493,7 @@ static void init_position_tags(void) {
     for (uint64_t p = 0; p < POSITION_TAGS; p++) POSITION_TAG[p] = make_position_tag(p);
 }
 
-static Fp position_tag(uint64_t position) {
+static inline __attribute__((always_inline)) Fp position_tag(uint64_t position) {
     return position < POSITION_TAGS ? POSITION_TAG[position] : make_position_tag(position);
 }
 
@@ -1505,7 +1513,7 @@ static Fp finish_key(uint64_t a, uint64_t b, const Work *w, uint64_t position) {
 /* The key of the same state as `key` (of pointer class `from`) with pointer class `to`,
    as `finish_key` makes it; but where an `a` came out 0 and was made 1, a key of no state
    (one proof missed, or one proof no state can match). */
-static Fp in_class(Fp key, uint64_t from, uint64_t to) {
+static inline __attribute__((always_inline)) Fp in_class(Fp key, uint64_t from, uint64_t to) {
     Fp from_tag = position_tag(from), to_tag = position_tag(to);
     uint64_t a = key.a ^ from_tag.a ^ to_tag.a;
     return (Fp){a ? a : 1, key.b ^ from_tag.b ^ to_tag.b};
