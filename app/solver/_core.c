@@ -1455,12 +1455,17 @@ static int32_t value_of(const Rules *r, const Work *w) {
 static void hash_columns(const Work *w, uint64_t *pa, uint64_t *pb) {
     uint64_t a = 0, b = 0;
     for (int i = 0; i < 4; i++) {
-        int n = w->len[i];
+        int n = w->len[i], k = 0;
         uint64_t ha = 0x243f6a8885a308d3ULL ^ (uint64_t)n, hb = 0x13198a2e03707344ULL + (uint64_t)n;
-        for (int k = 0; k < n; k += 8) {
-            uint64_t word;
+        uint64_t word;
+        for (; k + 8 <= n; k += 8) {
             memcpy(&word, w->col[i] + k, 8);
-            if (n - k < 8) word &= ~0ULL >> (8 * (8 - (n - k))); /* the bytes past the end */
+            ha = mum(ha ^ word ^ 0xa4093822299f31d0ULL, 0x9e3779b97f4a7c15ULL);
+            hb = mum(hb + word + 0x082efa98ec4e6c89ULL, 0xd6e8feb86659fd93ULL);
+        }
+        if (k < n) { /* the last word, without the bytes past the end */
+            memcpy(&word, w->col[i] + k, 8);
+            word &= ~0ULL >> (8 * (8 - (n - k)));
             ha = mum(ha ^ word ^ 0xa4093822299f31d0ULL, 0x9e3779b97f4a7c15ULL);
             hb = mum(hb + word + 0x082efa98ec4e6c89ULL, 0xd6e8feb86659fd93ULL);
         }
