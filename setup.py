@@ -7,7 +7,7 @@ setup(
         Extension(
             "app.solver._core",
             ["app/solver/_core.c"],
-            extra_compile_args=["-O2", "-Wall", "-Wextra", "-pthread"],
+            extra_compile_args=["-O3", "-Wall", "-Wextra", "-pthread"],
             extra_link_args=["-pthread"],
         )
     ]

@@ -480,24 +480,38 @@ static void make_below(const uint8_t *cards, int from, int to, uint64_t *below) 
     for (int k = from; k < to; k++) below[k + 1] = below[k] | 1ULL << cards[k];
 }
 
+/* For `freeze`: run i's highest frozen card is now its cover (`above`: the cards above it);
+   the cards under it. */
+static uint64_t cover_run(const Runs *p, int i, uint64_t frozen, int *cover, uint64_t *above) {
+    int k = p->len[i] - 1;
+    while (!(frozen >> p->cards[i][k] & 1)) k--;
+    cover[i] = k;
+    above[i] = p->below[i][p->len[i]] & ~p->below[i][k + 1];
+    return p->below[i][k];
+}
+
 /* board.Problem._freeze: `frozen` closed under "a card under a frozen one, and its suit from
    it up"; cover[i]: run i's highest frozen card's index (0 if none above its first card). */
 static uint64_t freeze(const Rules *r, const Runs *p, uint64_t frozen, int *cover) {
-    uint64_t added;
-    for (int i = 0; i < p->count; i++) cover[i] = 0;
-    do {
-        added = 0;
-        for (int i = 0; i < p->count; i++) {
-            int k = p->len[i] - 1;
-            if (!(p->below[i][k + 1] & ~p->below[i][cover[i] + 1] & frozen)) continue;
-            while (!(frozen >> p->cards[i][k] & 1)) k--;
-            added |= p->below[i][k];
-            cover[i] = k;
-        }
+    /* above[i]: run i's cards above cover[i]. After a round none of them is frozen (cover[i]
+       is then the highest frozen card's index), so the next round looks only at the cards
+       the round froze. */
+    uint64_t above[MAX_RUNS], added = 0;
+    for (int i = 0; i < p->count; i++) { /* the first round: every frozen card is new */
+        cover[i] = 0;
+        above[i] = p->below[i][p->len[i]] & ~p->below[i][1];
+        if (above[i] & frozen) added |= cover_run(p, i, frozen, cover, above);
+    }
+    for (;;) {
         added &= ~frozen;
+        if (!added) return frozen;
+        uint64_t was = frozen;
         for (uint64_t x = added; x; x &= x - 1) frozen |= r->from[__builtin_ctzll(x)];
-    } while (added);
-    return frozen;
+        uint64_t fresh = frozen & ~was;
+        added = 0;
+        for (int i = 0; i < p->count; i++)
+            if (above[i] & fresh) added |= cover_run(p, i, frozen, cover, above);
+    }
 }
 
 /* board.Problem._certain_deadlock: the cards frozen, or under a frozen one, stay in their
@@ -506,6 +520,9 @@ static uint64_t freeze(const Rules *r, const Runs *p, uint64_t frozen, int *cove
    card lies right on a lower one only on a start-rank card: without one under another
    card, no proof (the card masks then spare a look at each card). */
 static int certain_deadlock(const Rules *r, const Runs *p, uint64_t frozen, const int *cover) {
+    /* The cards under a run's highest frozen card are frozen (`freeze`), so without a frozen
+       start-rank card none lies under another card: the common case, told at once. */
+    if (!(frozen & r->start_cards)) return 0;
     int rises = 0, ends[MAX_RUNS];
     uint64_t stay = 0;
     for (int i = 0; i < p->count; i++) {
@@ -522,7 +539,7 @@ static int certain_deadlock(const Rules *r, const Runs *p, uint64_t frozen, cons
 
 /* board._children_of: the cards that go on any of `cards`, one rank lower in the other
    colour. */
-static uint64_t children_of(uint64_t cards) {
+static inline __attribute__((always_inline)) uint64_t children_of(uint64_t cards) {
     uint64_t red = (cards >> 13 | cards >> 26) & 0x1fff, black = (cards | cards >> 39) & 0x1fff;
     red = (red >> 1 | red << 12) & 0x1fff;
     black = (black >> 1 | black << 12) & 0x1fff;
@@ -581,20 +598,28 @@ static int run_with(const Runs *p, int card) {
    none, as a new run on top of some column, e first. */
 static void put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
     int j = run_with(p, e), q = 0;
-    made->below[0] = 0;
-    if (j >= 0) {
-        while (p->cards[j][q] != e) q++;
-        memcpy(made->cards, p->cards[j], (size_t)q + 1);
-        memcpy(made->below, p->below[j], ((size_t)q + 2) * sizeof(uint64_t));
+    uint64_t *below = made->below;
+    below[0] = 0;
+    if (j >= 0) { /* its cards up to e, and their masks, as they are */
+        const uint8_t *cards = p->cards[j];
+        const uint64_t *was = p->below[j];
+        for (;; q++) {
+            made->cards[q] = cards[q];
+            below[q + 1] = was[q + 1];
+            if (cards[q] == e) break;
+        }
     } else {
         j = p->count++;
         made->cards[0] = (uint8_t)e;
-        made->below[1] = 1ULL << e;
+        below[1] = 1ULL << e;
     }
-    memcpy(made->cards + q + 1, more, (size_t)m);
-    make_below(made->cards, q + 1, q + 1 + m, made->below);
+    for (int k = 0; k < m; k++) {
+        int card = more[k];
+        made->cards[q + 1 + k] = (uint8_t)card;
+        below[q + 2 + k] = below[q + 1 + k] | 1ULL << card;
+    }
     p->cards[j] = made->cards;
-    p->below[j] = made->below;
+    p->below[j] = below;
     p->len[j] = q + 1 + m;
 }
 
@@ -1035,19 +1060,26 @@ static int closed_game_lost(const Rules *r, const Work *w) {
 }
 
 /* For `top_grow`: each suit's cards in `free` go up in order from its next one (`count`,
-   from the start rank), added to *up; as a loop card by card, in one step a suit: its 13
-   bits turned so that bit k is the card k ranks above the start rank. */
+   from the start rank), added to *up; as a loop card by card, in one step a suit. */
 static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, int *count) {
+    /* Each suit's cards in *up are its first `count` from the start rank, so the next ones
+       are those not up that lie one rank above an up card, or start it: none free, none
+       rises (the common case, told at once). */
+    const uint64_t aces = 1ULL | 1ULL << 13 | 1ULL << 26 | 1ULL << 39;
+    uint64_t above = (*up << 1 & ~aces) | (*up & aces << 12) >> 12;
+    if (!(free & (above | r->start_cards) & ~*up)) return;
+    /* A suit's 13 bits twice over, the start rank's at bit s: bit s + k is the card k ranks
+       above the start rank (k < 13). */
     int s = r->start_rank;
+    uint64_t within = (1ULL << (s + 13)) - 1;
     for (int suit = 0; suit < 4; suit++) {
         int c = count[suit];
         if (c >= 13) continue;
-        uint64_t f = free >> 13 * suit & 0x1fff;
-        uint64_t turned = (f >> s | f << (13 - s)) & 0x1fff;
-        int n = c + __builtin_ctzll(~turned >> c);
+        uint64_t f = free >> 13 * suit & 0x1fff, twice = (f | f << 13) & within;
+        int n = c + __builtin_ctzll(~twice >> (s + c));
         if (n == c) continue;
-        uint64_t m = ((1ULL << n) - 1) & ~((1ULL << c) - 1);
-        *up |= ((m << s | m >> (13 - s)) & 0x1fff) << 13 * suit;
+        uint64_t m = ((1ULL << (s + n)) - 1) & ~((1ULL << (s + c)) - 1);
+        *up |= ((m | m >> 13) & 0x1fff) << 13 * suit;
         count[suit] = n;
     }
 }
@@ -1056,16 +1088,18 @@ static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, int *coun
    rules, the first cards `firsts` staying; `count` follows `up`. */
 static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t talon,
                      uint64_t *up_io, uint64_t *last_io, int *count) {
-    uint64_t up = *up_io, last = *last_io, was_up, was_last;
+    uint64_t up = *up_io, last = *last_io, was_up, was_last, chased = 0;
     int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
     for (int i = 0; i < p->count; i++) from[i] = p->len[i] - 2;
     do {
         was_up = up;
         was_last = last;
-        for (uint64_t fresh = last; fresh;) { /* talon cards onto possible last cards */
+        /* talon cards onto possible last cards (those `chased` had theirs already) */
+        for (uint64_t fresh = last & ~chased; fresh;) {
             fresh = children_of(fresh) & talon & ~last;
             last |= fresh;
         }
+        chased = last;
         rise_in_order(r, (last | talon) & ~firsts, &up, count);
         for (int i = 0; i < p->count; i++) {
             const uint8_t *col = p->cards[i];
@@ -1348,13 +1382,13 @@ static int lost(const Rules *r, const Work *w) {
         int n = w->len[i];
         if (n < 3) continue;
         const uint8_t *col = w->col[i];
-        int lowest[4] = {13, 13, 13, 13};
-        uint64_t under[53]; /* under[k]: the cards under index k */
+        int lowest[4] = {13, 13, 13, 13}, made = 0;
+        uint64_t under[53]; /* under[k]: the cards under index k, made up to `made` when asked */
         under[0] = 0;
         for (int k = 0; k < n; k++) {
             int card = col[k], suit = card / 13, rank = r->rel[card];
-            under[k + 1] = under[k] | 1ULL << card;
             if (rank > lowest[suit]) {
+                for (; made <= k; made++) under[made + 1] = under[made] | 1ULL << col[made];
                 /* The run that carries it away starts above the nearest lower card of its
                    suit: at it alone, unless any run moves. */
                 int first = k;
@@ -1421,12 +1455,17 @@ static int32_t value_of(const Rules *r, const Work *w) {
 static void hash_columns(const Work *w, uint64_t *pa, uint64_t *pb) {
     uint64_t a = 0, b = 0;
     for (int i = 0; i < 4; i++) {
-        int n = w->len[i];
+        int n = w->len[i], k = 0;
         uint64_t ha = 0x243f6a8885a308d3ULL ^ (uint64_t)n, hb = 0x13198a2e03707344ULL + (uint64_t)n;
-        for (int k = 0; k < n; k += 8) {
-            uint64_t word;
+        uint64_t word;
+        for (; k + 8 <= n; k += 8) {
             memcpy(&word, w->col[i] + k, 8);
-            if (n - k < 8) word &= ~0ULL >> (8 * (8 - (n - k))); /* the bytes past the end */
+            ha = mum(ha ^ word ^ 0xa4093822299f31d0ULL, 0x9e3779b97f4a7c15ULL);
+            hb = mum(hb + word + 0x082efa98ec4e6c89ULL, 0xd6e8feb86659fd93ULL);
+        }
+        if (k < n) { /* the last word, without the bytes past the end */
+            memcpy(&word, w->col[i] + k, 8);
+            word &= ~0ULL >> (8 * (8 - (n - k)));
             ha = mum(ha ^ word ^ 0xa4093822299f31d0ULL, 0x9e3779b97f4a7c15ULL);
             hb = mum(hb + word + 0x082efa98ec4e6c89ULL, 0xd6e8feb86659fd93ULL);
         }
@@ -1459,7 +1498,7 @@ static void init_position_tags(void) {
     for (uint64_t p = 0; p < POSITION_TAGS; p++) POSITION_TAG[p] = make_position_tag(p);
 }
 
-static Fp position_tag(uint64_t position) {
+static inline __attribute__((always_inline)) Fp position_tag(uint64_t position) {
     return position < POSITION_TAGS ? POSITION_TAG[position] : make_position_tag(position);
 }
 
@@ -1479,7 +1518,7 @@ static Fp finish_key(uint64_t a, uint64_t b, const Work *w, uint64_t position) {
 /* The key of the same state as `key` (of pointer class `from`) with pointer class `to`,
    as `finish_key` makes it; but where an `a` came out 0 and was made 1, a key of no state
    (one proof missed, or one proof no state can match). */
-static Fp in_class(Fp key, uint64_t from, uint64_t to) {
+static inline __attribute__((always_inline)) Fp in_class(Fp key, uint64_t from, uint64_t to) {
     Fp from_tag = position_tag(from), to_tag = position_tag(to);
     uint64_t a = key.a ^ from_tag.a ^ to_tag.a;
     return (Fp){a ? a : 1, key.b ^ from_tag.b ^ to_tag.b};
@@ -1560,6 +1599,7 @@ typedef struct {
     uint64_t tops;     /* the waste tops drawing reaches, as card bits */
     int prune_swaps;   /* any-run moves and no autocomplete: see `exposes_use` */
     int covering;      /* the column of the talon card the step must cover, or -1 */
+    const int8_t *column_of, *index_of; /* with any-run moves: where each column card lies */
 } Emit;
 
 /* Whether board.Problem.pointer_keys finds any for w: draw 3, unlimited passes, and a
@@ -1652,9 +1692,8 @@ static int exposes_use(const Emit *e, const Work *w, int i, int s, int j) {
         if (e->tops & (1ULL << card)) return 1;
         int count = w->found[card / 13];
         if (r->returns && count && r->rel[card] == count - 1) return 1;
-        for (int k = 0; k < 4; k++)
-            for (int q = 0; q < w->len[k]; q++)
-                if (w->col[k][q] == card && (k != i || q >= s)) return 1;
+        int k = e->column_of[card];
+        if (k >= 0 && (k != i || e->index_of[card] >= s)) return 1;
     }
     uint64_t ends = 0; /* the other columns' last cards once the run has moved */
     for (int k = 0; k < 4; k++) {
@@ -1762,16 +1801,31 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead) {
     if (columns_cannot_hold(r, w) || closed_game_lost(r, w)) return 0;
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
-              r->mode == MODE_ANY_RUN && !r->autocomplete, -1};
+              r->mode == MODE_ANY_RUN && !r->autocomplete, -1, NULL, NULL};
     Work child;
     int marks = placements_wait(r);
     if (marks && w->prot) e.covering = column_with_top(w, marked_card(r, w->prot));
     if (e.covering >= 0) e.prune_swaps = 0; /* every step onto the marked card */
     /* with top-or-all moves talon cards wait only while the reserve has cards */
     int placing = marks && (w->reserve || !placements_wait_top(r));
+    int8_t column_of[52], index_of[52]; /* where each column card lies (any-run moves) */
+    if (r->mode == MODE_ANY_RUN) {
+        memset(column_of, -1, sizeof(column_of));
+        for (int i = 0; i < 4; i++)
+            for (int k = 0; k < w->len[i]; k++) {
+                column_of[w->col[i][k]] = (int8_t)i;
+                index_of[w->col[i][k]] = (int8_t)k;
+            }
+        e.column_of = column_of;
+        e.index_of = index_of;
+    }
     int empty = -1;
-    for (int j = 3; j >= 0; j--)
+    int8_t top_column[52]; /* `column_with_top`, looked up */
+    memset(top_column, -1, sizeof top_column);
+    for (int j = 3; j >= 0; j--) {
         if (!w->len[j]) empty = j;
+        else top_column[w->col[j][w->len[j] - 1]] = (int8_t)j;
+    }
 
     /* The reserve's top card. */
     if (w->reserve) {
@@ -1783,7 +1837,7 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
             emit(&e, &child, TO_FOUNDATION, 0, card, FOUNDATION);
         }
         for (int k = 0; k < 2; k++) {
-            int j = column_with_top(w, PARENT[card][k]);
+            int j = top_column[PARENT[card][k]];
             if (j >= 0) {
                 child = *w;
                 child.reserve--;
@@ -1819,7 +1873,7 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
             if (!(wanted & (1ULL << card)) && empty < 0) continue;
             int targets[3], t = 0;
             for (int m = 0; m < 2; m++) {
-                int j = column_with_top(w, PARENT[card][m]);
+                int j = top_column[PARENT[card][m]];
                 if (j >= 0) targets[t++] = j;
             }
             if (empty >= 0) targets[t++] = empty;
@@ -1859,13 +1913,6 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
 
     /* Column runs onto the cards they fit. */
     if (r->mode == MODE_ANY_RUN) {
-        int8_t column_of[52], index_of[52]; /* where each column card lies */
-        memset(column_of, -1, sizeof(column_of));
-        for (int i = 0; i < 4; i++)
-            for (int k = 0; k < w->len[i]; k++) {
-                column_of[w->col[i][k]] = (int8_t)i;
-                index_of[w->col[i][k]] = (int8_t)k;
-            }
         for (int j = 3; j >= 0; j--) {
             int top = top_of(w, j);
             if (top < 0) continue;
@@ -1883,7 +1930,7 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
             for (int k = 0; k < count; k++) {
                 int s = starts[k];
                 for (int m = 0; m < 2; m++) {
-                    int j = column_with_top(w, PARENT[w->col[i][s]][m]);
+                    int j = top_column[PARENT[w->col[i][s]][m]];
                     if (j >= 0 && j != i) run_move(&e, w, i, s, j);
                 }
             }
@@ -1917,7 +1964,7 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
             int card = suit * 13 + (r->start_rank + count - 1) % 13;
             int targets[3], t = 0;
             for (int m = 0; m < 2; m++) {
-                int j = column_with_top(w, PARENT[card][m]);
+                int j = top_column[PARENT[card][m]];
                 if (j >= 0) targets[t++] = j;
             }
             if (empty >= 0 && r->empty_any) targets[t++] = empty;
