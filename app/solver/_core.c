@@ -976,8 +976,7 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest) {
         for (int suit = 0; suit < 4; suit++) {
             if (f[suit] < 13 && held >> (suit * 13 + (start + f[suit]) % 13) & 1)
                 next[n++] = (Closed){here.talon, here.rest + (1U << 4 * suit)};
-            if (f[suit] && r->returns) /* a foundation's top down, where the rules let it */
-                next[n++] = (Closed){here.talon, here.rest - (1U << 4 * suit)};
+            if (f[suit]) next[n++] = (Closed){here.talon, here.rest - (1U << 4 * suit)};
         }
         Reach reached[64];
         int pointer = (int)(here.rest >> 16 & 0xff);
@@ -1027,12 +1026,10 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest) {
     return 1;
 }
 
-/* board.Problem.plays_closed_game (limited passes, draw 3 or cards back from the
-   foundations) and the rest of closed_game_lost's guard: the last pass, talon left, the
-   reserve empty. */
+/* board.Problem.plays_closed_game (limited passes, cards back from the foundations) and the
+   rest of closed_game_lost's guard: the last pass, talon left, the reserve empty. */
 static int closed_last_pass(const Rules *r, const Work *w) {
-    return r->passes >= 0 && (r->draw == 3 || r->returns) && w->pass >= r->passes && w->talon &&
-           !w->reserve;
+    return r->passes >= 0 && r->returns && w->pass >= r->passes && w->talon && !w->reserve;
 }
 
 static int closed_game_lost(const Rules *r, const Work *w) {

@@ -662,13 +662,12 @@ class Problem:
         not fit on: no move makes one, see `columns_cannot_hold`), so the cards in them
         must fit in that many runs (`_runs_to_hold`) after every move. Forget where in the
         columns each card lies: any column card may go up when it is next on its
-        foundation, a foundation's top may come down (where the rules let it), a waste
-        top may go up or into the columns, each only if the column cards still fit. That
-        game has far fewer states (the talon left, its pointer, the foundations' counts)
-        and every line of the real game is one of its lines (under every rule set: see
-        `plays_closed_game`); if it cannot be won, neither can the state
-        (`_closed_lost`). It proves at once the re-split arrangements of the same runs that
-        the search enters one by one (bench/resplits.py).
+        foundation, a foundation's top may come down, a waste top may go up or into the
+        columns, each only if the column cards still fit. That game has far fewer states
+        (the talon left, its pointer, the foundations' counts) and every line of the real
+        game is one of its lines (see `plays_closed_game`); if it cannot be won, neither
+        can the state (`_closed_lost`). It proves at once the re-split arrangements of the
+        same runs that the search enters one by one (bench/resplits.py).
         """
         if (
             not self.plays_closed_game
@@ -701,7 +700,6 @@ class Problem:
         if known is not None:
             return known
         start = self.start_rank
-        returns = self.rules.foundation_to_tableau
         full = (1 << 52) - 1
         seen = {first}
         todo = [first]
@@ -729,7 +727,7 @@ class Problem:
                         lst[suit] += 1
                         nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room))
                         lst[suit] -= 1
-                if f[suit] and returns:  # a foundation's top down into the columns
+                if f[suit]:  # a foundation's top down into the columns
                     lst[suit] -= 1
                     nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room))
             for q, _, _ in self.reach(p, len(t), self.rules.passes or 0):
@@ -759,37 +757,35 @@ class Problem:
 
     @property
     def plays_closed_game(self) -> bool:
-        """Whether `closed_game_lost` runs: with limited passes, the stock macro (the closed
+        """Whether `closed_game_lost` runs: with limited passes and cards back from the
+        foundations (app draw 3 and draw 1 with three passes), the stock macro (the closed
         game's draws are `reach`'s: without the macro it gives only the waste's top) and
-        the dead-end tests, under draw 3, or draw 1 with cards back from the foundations
-        (app draw 3 and draw 1, classic and skill draw 3, with three passes). Under classic
-        and skill draw 1 with three passes it decided nothing more and cost CPU time:
-        deals 0-99 at 7 million nodes on one thread, 0.7 % and no fewer nodes, and on
-        deal 20 (the closed game's lost proofs over talons of 14-18 cards, up to 40,000 of
-        its states) eight and ten times the CPU a node.
+        the dead-end tests.
 
         It is sound under each rule option, as every line of the real game (last pass,
         reserve empty) is a line of the closed game:
         - draw 1 or 3: the talon is a pile either way in the last pass, and `reach` gives
           every waste top drawing can bring up, `draw` cards a time, with no pass left;
-        - any run, whole columns, or top or all (classic, skill): whatever moves between
-          the columns leaves the talon, the pointer and the counts as they are, and every
-          card is put on one it fits on or into an empty column (a whole column moves only
-          onto a card its first card fits on), so the columns are always in at most
-          `COLUMNS` runs and the breaks;
+        - any run, whole columns, or top or all: whatever moves between the columns leaves
+          the talon, the pointer and the counts as they are, and every card is put on one
+          it fits on or into an empty column (a whole column moves only onto a card its
+          first card fits on), so the columns are always in at most `COLUMNS` runs and the
+          breaks;
         - an empty column filled by any card or only from the waste: a waste top into the
-          columns is a move of the closed game either way, and a column card into it keeps
-          it a column;
-        - cards back from the foundations (app) or not (classic, skill): the foundation's
-          top comes down only where the rules allow it; without it the closed game is the
-          tighter (fewer lines) and smaller;
+          columns is a move of the closed game either way;
+        - without cards back from the foundations the closed game's foundation tops that
+          come down are lines the real game lacks: a relaxation, still sound;
         - skill's autocomplete plays column cards up with the talon empty, where the
-          closed game does not run (and a column card up is one of its moves anyway)."""
+          closed game does not run.
+        Yet without cards back it did not pay (deals 0-99 at 7 million nodes on one thread,
+        with no foundation card down in the closed game there, 362097c): classic and skill
+        draw 3 with three passes took 6.7 % and 5.5 % fewer nodes for some 30 % and 8 % more
+        CPU time, all decided both ways; classic and skill draw 1 0.7 % fewer and 0.1 % more
+        nodes, no unknown decided, eight to nine times the CPU a node on deal 20."""
         techniques = self.techniques
-        rules = self.rules
         return (
-            rules.passes is not None
-            and (rules.draw == 3 or rules.foundation_to_tableau)
+            self.rules.passes is not None
+            and self.rules.foundation_to_tableau
             and techniques.stock_macro
             and techniques.dead_ends
         )
