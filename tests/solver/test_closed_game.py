@@ -183,14 +183,15 @@ def test_the_core_plays_the_closed_game_like_python() -> None:
     assert not any(answers["C3P3"] + answers["S3P3"] + answers["C1P3"] + answers["S1P3"])
 
 
+@pytest.mark.parametrize(("token", "number"), [("D3P3", 40), ("D1P3", 11), ("D1P3", 30)])
 def test_the_core_searches_node_for_node_like_python_where_the_closed_game_cuts(
-    monkeypatch: pytest.MonkeyPatch,
+    token: str, number: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """App draw 3 three-pass deal 40, won within the first run with the closed game proving
-    last-pass states lost on the way: the core enters the very states the Python search
-    does."""
-    rules = DealCode.parse("CF1-D3P3-AAAAAAA").rules
-    position = Position.deal(DealCode(rules, number=40).deck)
+    """App draw 3 three-pass deal 40 and app draw 1 deals 11 and 30 (214 and 371 nodes, 259
+    and 379 without it), won within the first run with the closed game proving last-pass
+    states lost on the way: the core enters the very states the Python search does."""
+    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
+    position = Position.deal(DealCode(rules, number=number).deck)
     budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
     core = Solver(Problem.of(position, rules)).solve_position(position, budget)
     monkeypatch.setenv("CANFIELD_SOLVER", "python")
