@@ -1051,8 +1051,14 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest) {
     return 1;
 }
 
+/* board.Problem.plays_closed_game (limited passes, cards back from the foundations) and the
+   rest of closed_game_lost's guard: the last pass, talon left, the reserve empty. */
+static int closed_last_pass(const Rules *r, const Work *w) {
+    return r->passes >= 0 && r->returns && w->pass >= r->passes && w->talon && !w->reserve;
+}
+
 static int closed_game_lost(const Rules *r, const Work *w) {
-    if (!counts_last_pass(r, w) || w->reserve) return 0;
+    if (!closed_last_pass(r, w)) return 0;
     int breaks = breaks_of(w);
     uint32_t rest = (uint32_t)(w->found[0] | w->found[1] << 4 | w->found[2] << 8 |
                                w->found[3] << 12 | w->pointer << 16 | (COLUMNS + breaks) << 24);

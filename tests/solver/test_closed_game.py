@@ -3,26 +3,30 @@ the same in the core, and what it proves."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from app.engine import DealCode, Position, apply_move
+from app.engine import DealCode, Position, Rules, apply_move
 from app.solver import Budget, Verdict
 from app.solver import search as search_module
-from app.solver.board import Problem, State
+from app.solver.board import COLUMNS, Problem, State, _breaks
 from app.solver.search import Solver
 
-from .helpers import every_state
+from .helpers import every_rules, every_state, small_position
 from .test_columns_hold import _hold_sample, counting_cuts
 from .test_core import core_of, last_pass_walks
 
 
-def _bare_walks(token: str, deals: int, every: int = 8) -> list[tuple[Problem, list[State]]]:
+def _bare_walks(
+    token: str, deals: int | list[int], every: int = 8
+) -> list[tuple[Problem, list[State]]]:
     """Last-pass states with the reserve empty, around the winning lines of deals under
-    `token` (those of the first `deals` won within 300,000 nodes): every `every`-th such
-    state of the line, its children and their children."""
+    `token` (those of the first `deals`, or of the deals listed, won within 300,000 nodes):
+    every `every`-th such state of the line, its children and their children."""
     rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
     out = []
-    for number in range(deals):
+    for number in range(deals) if isinstance(deals, int) else deals:
         position = Position.deal(DealCode(rules, number=number).deck)
         problem = Problem.of(position, rules)
         solution = Solver(problem).solve_position(position, Budget(nodes=300_000, seconds=600))
@@ -80,33 +84,114 @@ def test_the_closed_game_proves_only_lost_states() -> None:
     assert wrong > 50
 
 
+# The rule sets with limited passes other than app draw 3's (`_hold_sample` covers those).
+OTHERS = [
+    rules
+    for rules in every_rules()
+    if rules.passes is not None and not (rules.draw == 3 and rules.foundation_to_tableau)
+]
+
+
+def _closed_sample(seed: int, out: tuple[int, int] = (12, 22)) -> tuple[Rules, Position]:
+    rules = OTHERS[seed % len(OTHERS)]
+    rng = random.Random(f"closed/{seed}")
+    position = small_position(
+        rng,
+        rules,
+        out=rng.randint(*out),
+        reserve=rng.randint(0, 2),
+        suits=rng.randint(2, 4),
+        trap=1.0,
+    )
+    return rules, position
+
+
+# Found by a sweep (seeds 0-150 of `_closed_sample`, and 0-1,500 with 8-14 cards out for
+# app draw 1, every state of the positions with at most 3,000, the engine's verdict for
+# each: no state the test proved lost was winnable, and the core always agreed): positions
+# of draw 1 with cards back from the foundations (whole columns, any run) with winnable and
+# lost states that the closed game tells apart.
+CLOSED_SEEDS = [
+    ("D1P2TWEW", 405, (12, 22)),
+    ("D1P1EW", 1445, (8, 14)),
+    ("D1P1EW", 509, (8, 14)),
+]
+
+
+@pytest.mark.parametrize(("token", "seed", "out"), CLOSED_SEEDS)
+def test_the_closed_game_proves_only_lost_states_under_draw_1(
+    token: str, seed: int, out: tuple[int, int]
+) -> None:
+    """As the test above, under draw 1 with cards back from the foundations (app draw 1
+    with three passes): the states it proves lost are lost, the core proves the same ones,
+    and with one run fewer it would prove winnable states lost."""
+    rules, position = _closed_sample(seed, out)
+    assert rules.token == token
+    problem = Problem.of(position, rules)
+    assert problem.plays_closed_game
+    tighter = _Tighter(rules, problem.reserve, problem.start_rank, problem.base_suit)
+    core = core_of(problem)
+    fired = wrong = 0
+    for here, winnable in every_state(position, rules, limit=3_000):
+        state = problem.state_of(here)
+        lost = problem.closed_game_lost(state)
+        assert core.closed_game_lost(state) is lost
+        if lost:
+            assert not winnable, (seed, rules.token, here)
+            fired += 1
+        wrong += winnable and tighter.closed_game_lost(state)
+    assert fired > 0 and wrong > 0
+
+
+@pytest.mark.parametrize(("token", "seed"), [("D1P1TWF0", 19), ("D3P1TWF0A1", 128)])
+def test_the_closed_game_stays_out_of_classic_and_skill(token: str, seed: int) -> None:
+    """Without cards back from the foundations it does not run (it cost more than it cut
+    there): positions with states it would prove lost, none proved, by either searcher."""
+    rules, position = _closed_sample(seed)
+    assert rules.token == token
+    problem = Problem.of(position, rules)
+    assert not problem.plays_closed_game
+    core = core_of(problem)
+    states = [problem.state_of(here) for here, _ in every_state(position, rules, limit=3_000)]
+    bare = [
+        state for state in states if state[3] == 0 and state[1] and state[5] >= (rules.passes or 0)
+    ]
+    assert any(problem._closed_lost(s[1], s[2], s[4], COLUMNS + _breaks(s[0])) for s in bare)
+    assert not any(problem.closed_game_lost(s) or core.closed_game_lost(s) for s in states)
+
+
 def test_the_core_plays_the_closed_game_like_python() -> None:
-    """State by state on last-pass walks through app draw 3 three-pass deals (and deals of
-    the other three-pass rule sets, where it never runs), the core gives Python's answer,
-    asked twice (the second from its table)."""
-    cases = _bare_walks("D3P3", deals=3, every=24)
-    for token in ("D1P3", "C3P3", "S3P3"):
+    """State by state on last-pass walks through deals of the three-pass rule sets where it
+    runs (app draw 3 and draw 1; and of classic and skill, where it never does), the core
+    gives Python's answer, asked twice (the second from its table)."""
+    cases = []
+    # Deals won in the last pass with the reserve empty (C3P3 and S3P3 lose most deals).
+    won = {"D3P3": 3, "D1P3": 3, "C3P3": [40, 54], "S3P3": [40, 54], "C1P3": 3, "S1P3": 3}
+    for token, deals in won.items():
+        cases += _bare_walks(token, deals, every=24)
         cases += last_pass_walks(token, deals=3)
-    answers = []
+    answers: dict[str, list[bool]] = {}
     for problem, states in cases:
         core = core_of(problem)
+        told = answers.setdefault(problem.rules.token, [])
         for state in states:
-            answers.append(problem.closed_game_lost(state))
-            assert core.closed_game_lost(state) is answers[-1]
-            assert core.closed_game_lost(state) is answers[-1]
-            if problem.rules.token != "D3P3":
-                assert not answers[-1]
-    assert answers.count(True) >= 20 and answers.count(False) >= 100
+            told.append(problem.closed_game_lost(state))
+            assert core.closed_game_lost(state) is told[-1]
+            assert core.closed_game_lost(state) is told[-1]
+    assert answers["D3P3"].count(True) >= 20 and answers["D3P3"].count(False) >= 100
+    assert answers["D1P3"].count(False) >= 100
+    assert not any(answers["C3P3"] + answers["S3P3"] + answers["C1P3"] + answers["S1P3"])
 
 
+@pytest.mark.parametrize(("token", "number"), [("D3P3", 40), ("D1P3", 11), ("D1P3", 30)])
 def test_the_core_searches_node_for_node_like_python_where_the_closed_game_cuts(
-    monkeypatch: pytest.MonkeyPatch,
+    token: str, number: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """App draw 3 three-pass deal 40, won within the first run with the closed game proving
-    last-pass states lost on the way: the core enters the very states the Python search
-    does."""
-    rules = DealCode.parse("CF1-D3P3-AAAAAAA").rules
-    position = Position.deal(DealCode(rules, number=40).deck)
+    """App draw 3 three-pass deal 40 and app draw 1 deals 11 and 30 (214 and 371 nodes, 259
+    and 379 without it), won within the first run with the closed game proving last-pass
+    states lost on the way: the core enters the very states the Python search does."""
+    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
+    position = Position.deal(DealCode(rules, number=number).deck)
     budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
     core = Solver(Problem.of(position, rules)).solve_position(position, budget)
     monkeypatch.setenv("CANFIELD_SOLVER", "python")
