@@ -760,6 +760,21 @@ static int runs_to_hold(uint64_t cards, uint64_t allowed) {
     return bit_count(cards) - best;
 }
 
+/* board._runs_held: `runs_to_hold(cards, cards)`, the cards less the sum round the cycle of
+   the smaller count of each two neighbouring slots (a colour and rank, the other colour a
+   rank lower): 1 where both hold a card, 2 where both hold both. */
+static int runs_held(uint64_t cards) {
+    uint64_t clubs = cards & 0x1fff, diamonds = cards >> 13 & 0x1fff;
+    uint64_t hearts = cards >> 26 & 0x1fff, spades = cards >> 39 & 0x1fff;
+    uint64_t black = clubs | spades, red = diamonds | hearts;
+    uint64_t blacks = clubs & spades, reds = diamonds & hearts;
+#define ROTATED(m) (((m) << 1 | (m) >> 12) & 0x1fff)
+    int links = bit_count(black & ROTATED(red)) + bit_count(red & ROTATED(black)) +
+                bit_count(blacks & ROTATED(reds)) + bit_count(reds & ROTATED(blacks));
+#undef ROTATED
+    return bit_count(cards) - links;
+}
+
 /* `runs_to_hold`, remembered in a small table of each thread's own by its two arguments:
    the run count's piles change little from one state to the next (a talon card played
    takes one card out of the cards that may be left; the stock's lots stay). */
@@ -861,13 +876,14 @@ static int columns_cannot_hold(const Rules *r, const Work *w) {
     return runs > COLUMNS + breaks_of(w);
 }
 
-/* board.Problem.closed_game_lost: in the last pass with the reserve empty, the game of the
-   talon left, the foundations' counts and column cards in `room` runs at most (a column card
-   goes up whenever it is next) cannot be won (`closed_lost`). Its states are (the talon's
-   positions, `rest`: the four counts, 4 bits each, the pointer from bit 16, the room from
-   bit 24); each search's states are kept in thread-local arrays that grow as needed, and the
-   answers in a small table by the problem and talon order (`salt`) and the state: a lost
-   search's every state, a won one's first. */
+/* board.Problem.closed_game_lost: in the last pass, the game of the talon left, the
+   reserve's count, the foundations' counts and column cards in `room` runs at most (a column
+   card goes up whenever it is next) cannot be won (`closed_lost`, `closed_reserve_lost`). Its
+   states are (the talon's positions, `rest`: the four counts, 4 bits each, the pointer from
+   bit 16, the reserve count from bit 22, the room from bit 26, at most 52: every card set
+   fits in 52 runs); each search's states are kept in thread-local arrays, one set for each
+   reserve count, that grow as needed, and the answers in a small table by the problem and
+   talon order (`salt`) and the state: a lost search's every state, a won one's first. */
 typedef struct {
     uint64_t talon;
     uint32_t rest;
@@ -876,150 +892,188 @@ typedef struct {
     uint64_t talon;
     uint32_t rest, stamp;
 } ClosedSeen;
-#define CLOSED_MEMO 65536
+typedef struct {
+    ClosedSeen *seen;
+    size_t size; /* a power of two, or 0 */
+    uint32_t stamp;
+    Closed *all; /* every state of this search, in order */
+    uint32_t *stack; /* `closed_reserve_lost`'s states to expand, as indices in `all` */
+} ClosedSet;
+#define CLOSED_MEMO (1 << 20) /* 24 MiB a thread, made when first asked */
+#define CLOSED_POINTER 16
+#define CLOSED_RESERVE_AT 22
+#define CLOSED_ROOM 26
+#define CLOSED_RESERVE 3 /* board.CLOSED_RESERVE */
 typedef struct {
     uint64_t salt, talon;
     uint32_t rest;
-    int32_t lost; /* -1: empty */
+    int32_t answer; /* 0: empty, 1: not lost, 2: lost */
 } ClosedMemo;
-static _Thread_local ClosedMemo closed_memo[CLOSED_MEMO];
-static _Thread_local int closed_memo_ready;
-static _Thread_local ClosedSeen *closed_seen;
-static _Thread_local size_t closed_seen_size; /* a power of two, or 0 */
-static _Thread_local uint32_t closed_stamp;
-static _Thread_local Closed *closed_all; /* every state of this search, in order */
+static _Thread_local ClosedMemo *closed_memo;
+static _Thread_local ClosedSet closed_sets[CLOSED_RESERVE + 1];
 
 static uint64_t closed_hash(uint64_t talon, uint32_t rest) {
     uint64_t h = (talon ^ ((uint64_t)rest << 40 | rest)) * 0x9e3779b97f4a7c15ULL;
     return h ^ h >> 29;
 }
 
+/* The table's slot for a state, or NULL when it cannot be made (then nothing is known). */
 static ClosedMemo *closed_slot(const Rules *r, uint64_t talon, uint32_t rest) {
-    if (!closed_memo_ready) {
-        for (int i = 0; i < CLOSED_MEMO; i++) closed_memo[i].lost = -1;
-        closed_memo_ready = 1;
-    }
+    if (!closed_memo && !(closed_memo = calloc(CLOSED_MEMO, sizeof *closed_memo))) return NULL;
     return &closed_memo[(closed_hash(talon, rest) ^ r->salt) >> 16 & (CLOSED_MEMO - 1)];
 }
 
 /* The memo's answer: 1 lost, 0 won, -1 not known. */
 static int closed_known(const Rules *r, uint64_t talon, uint32_t rest) {
     ClosedMemo *m = closed_slot(r, talon, rest);
-    return m->lost >= 0 && m->talon == talon && m->rest == rest && m->salt == r->salt ? m->lost
-                                                                                        : -1;
+    return m && m->answer && m->talon == talon && m->rest == rest && m->salt == r->salt
+               ? m->answer - 1
+               : -1;
 }
 
 static void closed_remember(const Rules *r, uint64_t talon, uint32_t rest, int lost) {
-    *closed_slot(r, talon, rest) = (ClosedMemo){r->salt, talon, rest, lost};
+    ClosedMemo *m = closed_slot(r, talon, rest);
+    if (m) *m = (ClosedMemo){r->salt, talon, rest, lost + 1};
+}
+
+/* Starts a new search's set. */
+static void closed_begin(ClosedSet *set) {
+    if (++set->stamp == 0) { /* the stamps wrapped: start the set afresh */
+        if (set->seen) memset(set->seen, 0, set->size * sizeof *set->seen);
+        set->stamp = 1;
+    }
 }
 
 /* Adds a state to this search's set: 1 if new, 0 if there, -1 out of memory. */
-static int closed_add(uint64_t talon, uint32_t rest, size_t count) {
-    if (2 * (count + 1) > closed_seen_size) { /* grow both, and put the states back */
-        size_t size = closed_seen_size ? 2 * closed_seen_size : 4096;
+static int closed_add(ClosedSet *set, uint64_t talon, uint32_t rest, size_t count) {
+    if (2 * (count + 1) > set->size) { /* grow both, and put the states back */
+        size_t size = set->size ? 2 * set->size : 4096;
         ClosedSeen *seen = calloc(size, sizeof *seen);
-        Closed *all = realloc(closed_all, size * sizeof *all);
-        if (!seen || !all) {
+        Closed *all = realloc(set->all, size * sizeof *all);
+        if (all) set->all = all;
+        uint32_t *stack = realloc(set->stack, size * sizeof *stack);
+        if (stack) set->stack = stack;
+        if (!seen || !all || !stack) {
             free(seen);
-            if (all) closed_all = all;
             return -1;
         }
-        free(closed_seen);
-        closed_seen = seen;
-        closed_all = all;
-        closed_seen_size = size;
-        closed_stamp = 1;
+        free(set->seen);
+        set->seen = seen;
+        set->all = all;
+        set->size = size;
+        set->stamp = 1;
         for (size_t k = 0; k < count; k++) {
             size_t i = closed_hash(all[k].talon, all[k].rest) & (size - 1);
-            while (seen[i].stamp == closed_stamp) i = (i + 1) & (size - 1);
-            seen[i] = (ClosedSeen){all[k].talon, all[k].rest, closed_stamp};
+            while (seen[i].stamp == set->stamp) i = (i + 1) & (size - 1);
+            seen[i] = (ClosedSeen){all[k].talon, all[k].rest, set->stamp};
         }
     }
-    size_t mask = closed_seen_size - 1, i = closed_hash(talon, rest) & mask;
-    while (closed_seen[i].stamp == closed_stamp) {
-        if (closed_seen[i].talon == talon && closed_seen[i].rest == rest) return 0;
+    size_t mask = set->size - 1, i = closed_hash(talon, rest) & mask;
+    while (set->seen[i].stamp == set->stamp) {
+        if (set->seen[i].talon == talon && set->seen[i].rest == rest) return 0;
         i = (i + 1) & mask;
     }
-    closed_seen[i] = (ClosedSeen){talon, rest, closed_stamp};
-    closed_all[count] = (Closed){talon, rest};
+    set->seen[i] = (ClosedSeen){talon, rest, set->stamp};
+    set->all[count] = (Closed){talon, rest};
     return 1;
 }
 
 /* Frees this thread's arrays of `closed_lost` (a helper thread's, when it ends). */
 static void closed_release(void) {
-    free(closed_seen);
-    free(closed_all);
-    closed_seen = NULL;
-    closed_all = NULL;
-    closed_seen_size = 0;
+    free(closed_memo);
+    closed_memo = NULL;
+    for (int level = 0; level <= CLOSED_RESERVE; level++) {
+        ClosedSet *set = &closed_sets[level];
+        free(set->seen);
+        free(set->all);
+        free(set->stack);
+        *set = (ClosedSet){NULL, 0, 0, NULL, NULL};
+    }
 }
 
-/* board.Problem._closed_lost, for the state (talon, rest). */
+/* What the closed game's state `here` fixes: its foundation counts, its talon cards (in
+   `cards`, their number returned) and the column cards (`held`: the rest but the reserve's
+   `on_reserve`). */
+static int closed_cards(const Rules *r, Closed here, uint64_t on_reserve, uint8_t f[4],
+                        uint8_t cards[64], uint64_t *held) {
+    int size = 0, start = r->start_rank;
+    uint64_t tcards = 0;
+    for (int suit = 0; suit < 4; suit++) f[suit] = here.rest >> 4 * suit & 15;
+    for (uint64_t m = here.talon; m; m &= m - 1) {
+        cards[size] = r->order[__builtin_ctzll(m)];
+        tcards |= 1ULL << cards[size++];
+    }
+    uint64_t home = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        if (f[suit] == 13)
+            home |= 0x1fffULL << 13 * suit;
+        else if (f[suit])
+            home |= suit_below(r, suit * 13 + (start + f[suit]) % 13);
+    }
+    *held = ((1ULL << 52) - 1) & ~home & ~tcards & ~on_reserve;
+    return size;
+}
+
+/* The closed game's moves from `here` that keep the reserve: a column card up, a
+   foundation's top down, a waste top up or into the columns; into `next`, their number
+   returned. */
+static int closed_moves(const Rules *r, Closed here, const uint8_t f[4], const uint8_t *cards,
+                        int size, uint64_t held, Closed *next) {
+    int n = 0, start = r->start_rank;
+    for (int suit = 0; suit < 4; suit++) {
+        if (f[suit] < 13 && held >> (suit * 13 + (start + f[suit]) % 13) & 1)
+            next[n++] = (Closed){here.talon, here.rest + (1U << 4 * suit)};
+        if (f[suit]) next[n++] = (Closed){here.talon, here.rest - (1U << 4 * suit)};
+    }
+    Reach reached[64];
+    int pointer = (int)(here.rest >> CLOSED_POINTER & 0x3f);
+    int k = reach(r, pointer, size, r->passes, reached);
+    for (int x = 0; x < k; x++) {
+        int q = reached[x].q, card = cards[q - 1];
+        /* the talon position of card q - 1: its (q-1)-th set bit */
+        uint64_t m = here.talon;
+        for (int y = 0; y < q - 1; y++) m &= m - 1;
+        uint64_t left = here.talon & ~(m & -m);
+        uint32_t moved = (here.rest & ~(0x3fU << CLOSED_POINTER)) | (uint32_t)(q - 1)
+                                                                         << CLOSED_POINTER;
+        int suit = card / 13;
+        if (f[suit] < 13 && (start + f[suit]) % 13 == card % 13)
+            next[n++] = (Closed){left, moved + (1U << 4 * suit)};
+        next[n++] = (Closed){left, moved}; /* into the columns */
+    }
+    return n;
+}
+
+/* board.Problem._closed_lost, for the state (talon, rest) with the reserve empty. */
 static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest) {
     int known = closed_known(r, talon, rest);
     if (known >= 0) return known;
-    if (++closed_stamp == 0) { /* the stamps wrapped: start the set afresh */
-        if (closed_seen) memset(closed_seen, 0, closed_seen_size * sizeof *closed_seen);
-        closed_stamp = 1;
-    }
+    ClosedSet *set = &closed_sets[0];
+    closed_begin(set);
     size_t count = 0;
-    if (closed_add(talon, rest, count) < 0) return 0;
+    if (closed_add(set, talon, rest, count) < 0) return 0;
     count = 1;
-    int room = (int)(rest >> 24), start = r->start_rank;
-    /* Depth-first: the stack holds the indices in `closed_all` of the states to expand. */
+    int room = (int)(rest >> CLOSED_ROOM);
+    /* Depth-first: the stack holds the indices in the set's `all` of the states to expand. */
     size_t todo = 1, stack_size = 64;
     size_t *stack = malloc(stack_size * sizeof *stack);
     if (!stack) return 0;
     stack[0] = 0;
     while (todo) {
-        Closed here = closed_all[stack[--todo]];
-        uint8_t f[4];
-        for (int suit = 0; suit < 4; suit++) f[suit] = here.rest >> 4 * suit & 15;
+        Closed here = set->all[stack[--todo]];
+        uint8_t f[4], cards[64];
+        uint64_t held;
+        int size = closed_cards(r, here, 0, f, cards, &held);
         if (f[0] + f[1] + f[2] + f[3] == 52) {
             free(stack);
             closed_remember(r, talon, rest, 0);
             return 0;
         }
-        uint8_t cards[64];
-        int size = 0;
-        uint64_t tcards = 0;
-        for (uint64_t m = here.talon; m; m &= m - 1) {
-            cards[size] = r->order[__builtin_ctzll(m)];
-            tcards |= 1ULL << cards[size++];
-        }
-        uint64_t home = 0;
-        for (int suit = 0; suit < 4; suit++) {
-            if (f[suit] == 13)
-                home |= 0x1fffULL << 13 * suit;
-            else if (f[suit])
-                home |= suit_below(r, suit * 13 + (start + f[suit]) % 13);
-        }
-        uint64_t held = ((1ULL << 52) - 1) & ~home & ~tcards;
-        if (runs_to_hold_memo(held, held) > room) continue; /* never a state of the real game */
+        if (runs_held(held) > room) continue; /* never a state of the real game */
         Closed next[8 + 2 * 64];
-        int n = 0;
-        for (int suit = 0; suit < 4; suit++) {
-            if (f[suit] < 13 && held >> (suit * 13 + (start + f[suit]) % 13) & 1)
-                next[n++] = (Closed){here.talon, here.rest + (1U << 4 * suit)};
-            if (f[suit]) next[n++] = (Closed){here.talon, here.rest - (1U << 4 * suit)};
-        }
-        Reach reached[64];
-        int pointer = (int)(here.rest >> 16 & 0xff);
-        int k = reach(r, pointer, size, r->passes, reached);
-        for (int x = 0; x < k; x++) {
-            int q = reached[x].q, card = cards[q - 1];
-            /* the talon position of card q - 1: its (q-1)-th set bit */
-            uint64_t m = here.talon;
-            for (int y = 0; y < q - 1; y++) m &= m - 1;
-            uint64_t left = here.talon & ~(m & -m);
-            uint32_t moved = (here.rest & 0xff00ffffU) | (uint32_t)(q - 1) << 16;
-            int suit = card / 13;
-            if (f[suit] < 13 && (start + f[suit]) % 13 == card % 13)
-                next[n++] = (Closed){left, moved + (1U << 4 * suit)};
-            next[n++] = (Closed){left, moved}; /* into the columns */
-        }
+        int n = closed_moves(r, here, f, cards, size, held, next);
         for (int x = 0; x < n; x++) {
-            int added = closed_add(next[x].talon, next[x].rest, count);
+            int added = closed_add(set, next[x].talon, next[x].rest, count);
             if (added < 0) {
                 free(stack);
                 return 0;
@@ -1047,22 +1101,82 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest) {
         }
     }
     free(stack);
-    for (size_t x = 0; x < count; x++) closed_remember(r, closed_all[x].talon, closed_all[x].rest, 1);
+    for (size_t x = count; x-- > 0;) closed_remember(r, set->all[x].talon, set->all[x].rest, 1);
+    return 1;
+}
+
+/* board.Problem._closed_reserve_lost, for the state (talon, rest) with `level` reserve cards
+   (in `rest` too): searched in full like `closed_lost`, in the set of its own count, each
+   move of the reserve's top asking the game with one card fewer. */
+static int closed_reserve_lost(const Rules *r, uint64_t talon, uint32_t rest, int level) {
+    int known = closed_known(r, talon, rest);
+    if (known >= 0) return known;
+    ClosedSet *set = &closed_sets[level];
+    closed_begin(set);
+    if (closed_add(set, talon, rest, 0) < 1) return 0;
+    size_t count = 1;
+    int room = (int)(rest >> CLOSED_ROOM), start = r->start_rank;
+    int top = r->reserve[level - 1], top_suit = top / 13;
+    uint64_t on_reserve = r->reserve_mask[level];
+    size_t todo = 1;
+    set->stack[0] = 0;
+    while (todo) {
+        Closed here = set->all[set->stack[--todo]];
+        uint8_t f[4], cards[64];
+        uint64_t held;
+        int size = closed_cards(r, here, on_reserve, f, cards, &held);
+        if (runs_held(held) > room) continue; /* never a state of the real game */
+        /* The reserve's top up, or into the columns: the game with one card fewer. */
+        uint32_t fewer = here.rest - (1U << CLOSED_RESERVE_AT);
+        uint32_t ways[2];
+        int w = 0;
+        if (f[top_suit] < 13 && (start + f[top_suit]) % 13 == top % 13)
+            ways[w++] = fewer + (1U << 4 * top_suit);
+        ways[w++] = fewer;
+        for (int x = 0; x < w; x++) {
+            int lost = level == 1 ? closed_lost(r, here.talon, ways[x])
+                                  : closed_reserve_lost(r, here.talon, ways[x], level - 1);
+            if (!lost) {
+                closed_remember(r, talon, rest, 0);
+                return 0;
+            }
+        }
+        Closed next[8 + 2 * 64];
+        int n = closed_moves(r, here, f, cards, size, held, next);
+        for (int x = 0; x < n; x++) {
+            int added = closed_add(set, next[x].talon, next[x].rest, count);
+            if (added < 0) return 0;
+            if (!added) continue;
+            int kn = closed_known(r, next[x].talon, next[x].rest);
+            if (kn == 0) {
+                closed_remember(r, talon, rest, 0);
+                return 0;
+            }
+            if (kn < 0) set->stack[todo++] = (uint32_t)count;
+            count++;
+        }
+    }
+    /* the first state last: a search of more states than the table holds keeps it */
+    for (size_t x = count; x-- > 0;) closed_remember(r, set->all[x].talon, set->all[x].rest, 1);
     return 1;
 }
 
 /* board.Problem.plays_closed_game (limited passes, cards back from the foundations) and the
-   rest of closed_game_lost's guard: the last pass, talon left, the reserve empty. */
+   rest of closed_game_lost's guard: the last pass, talon left. */
 static int closed_last_pass(const Rules *r, const Work *w) {
-    return r->passes >= 0 && r->returns && w->pass >= r->passes && w->talon && !w->reserve;
+    return r->passes >= 0 && r->returns && w->pass >= r->passes && w->talon;
 }
 
 static int closed_game_lost(const Rules *r, const Work *w) {
     if (!closed_last_pass(r, w)) return 0;
-    int breaks = breaks_of(w);
+    int room = COLUMNS + breaks_of(w);
     uint32_t rest = (uint32_t)(w->found[0] | w->found[1] << 4 | w->found[2] << 8 |
-                               w->found[3] << 12 | w->pointer << 16 | (COLUMNS + breaks) << 24);
-    return closed_lost(r, w->talon, rest);
+                               w->found[3] << 12 | w->pointer << CLOSED_POINTER |
+                               w->reserve << CLOSED_RESERVE_AT |
+                               (room < 52 ? room : 52) << CLOSED_ROOM);
+    if (!w->reserve) return closed_lost(r, w->talon, rest);
+    return w->reserve <= CLOSED_RESERVE && r->draw == 3 &&
+           closed_reserve_lost(r, w->talon, rest, w->reserve);
 }
 
 /* For `top_grow`: each suit's cards in `free` go up in order from its next one (`count`,

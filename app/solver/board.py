@@ -82,6 +82,9 @@ _CARD_BITS = (1 << _MARK_SHIFT) - 1
 _SLOT = [
     next(i for i in range(26) if (12 - i) % 13 == c % 13 and i % 2 == _RED[c]) for c in range(52)
 ]
+# The closed game of the last pass is played with at most this many reserve cards left
+# (`Problem.closed_game_lost`).
+CLOSED_RESERVE = 3
 # How many parts the columns can be in: four columns, each a run unless a card lies on
 # one it does not fit on (`columns_cannot_hold`).
 COLUMNS = 4
@@ -176,6 +179,31 @@ def _runs_to_hold(cards: int, allowed: int) -> int:
     return bin(cards).count("1") - best
 
 
+def _rotated(ranks: int) -> int:
+    """13 rank bits turned one rank up: bit r holds the bit of rank r - 1 (a K's for an A)."""
+    return (ranks << 1 | ranks >> 12) & 0x1FFF
+
+
+def _runs_held(cards: int) -> int:
+    """`_runs_to_hold(cards, cards)` (no other card between them) in a few steps: each slot's
+    count of `cards` (0-2) ends as many paths as it starts, and as many as the next slot's
+    count go on, so the most cards ended are the sum round the cycle of the smaller count
+    of each two neighbouring slots. A slot is a colour and a rank, its neighbour the other
+    colour one rank lower: the smaller count is 1 where both hold a card, 2 where both
+    hold both."""
+    clubs, diamonds = cards & 0x1FFF, cards >> 13 & 0x1FFF
+    hearts, spades = cards >> 26 & 0x1FFF, cards >> 39 & 0x1FFF
+    black, red = clubs | spades, diamonds | hearts
+    blacks, reds = clubs & spades, diamonds & hearts
+    links = (
+        (black & _rotated(red)).bit_count()
+        + (red & _rotated(black)).bit_count()
+        + (blacks & _rotated(reds)).bit_count()
+        + (reds & _rotated(blacks)).bit_count()
+    )
+    return cards.bit_count() - links
+
+
 # The search's move order (lower first): what most often leads to a win. A waste
 # card that needs another pass comes last when passes are limited; and then a card
 # that draws bring up to go to its foundation ranks with the other talon moves
@@ -253,7 +281,9 @@ class Problem:
     _closed: dict[tuple[bytes, int, Foundations, int], bool] = field(
         init=False, repr=False, compare=False
     )
-    _held_runs: dict[int, int] = field(init=False, repr=False, compare=False)
+    _closed_reserve: dict[tuple[bytes, int, Foundations, int, int], bool] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         start = self.start_rank
@@ -277,7 +307,7 @@ class Problem:
         object.__setattr__(self, "_inverted", {})
         object.__setattr__(self, "_runs", {})
         object.__setattr__(self, "_closed", {})
-        object.__setattr__(self, "_held_runs", {})
+        object.__setattr__(self, "_closed_reserve", {})
 
     @staticmethod
     def of(position: Position, rules: Rules, techniques: Techniques = ALL_TECHNIQUES) -> Problem:
@@ -651,9 +681,10 @@ class Problem:
         return self.counts_runs and state[5] >= (self.rules.passes or 0) and bool(state[1])
 
     def closed_game_lost(self, state: State) -> bool:
-        """In the last pass of limited passes with the reserve empty (where
-        `plays_closed_game`): a proof that the state cannot be won because the talon cannot
-        be played out while the columns hold what they must (False says nothing).
+        """In the last pass of limited passes (where `plays_closed_game`) with the reserve
+        empty, or under draw 3 with at most `CLOSED_RESERVE` reserve cards left: a proof
+        that the state cannot be won because the talon (and the reserve) cannot be played
+        out while the columns hold what they must (False says nothing).
 
         With the reserve empty and no pass left, the cards are in the talon (a pile: its
         order never changes, only a waste top reached by drawing leaves), on the
@@ -667,26 +698,22 @@ class Problem:
         (the talon left, its pointer, the foundations' counts) and every line of the real
         game is one of its lines (see `plays_closed_game`); if it cannot be won, neither
         can the state (`_closed_lost`). It proves at once the re-split arrangements of the
-        same runs that the search enters one by one (bench/resplits.py).
+        same runs that the search enters one by one (bench/resplits.py). With reserve cards
+        left, the reserve is one more pile, whose top goes up or into the columns
+        (`_closed_reserve_lost`; measured under app draw 3 only, so only there).
         """
-        if (
-            not self.plays_closed_game
-            or state[5] < (self.rules.passes or 0)
-            or not state[1]
-            or state[3]
-        ):
+        if not self.plays_closed_game or state[5] < (self.rules.passes or 0) or not state[1]:
             return False
-        return self._closed_lost(state[1], state[2], state[4], COLUMNS + _breaks(state[0]))
+        room = COLUMNS + _breaks(state[0])
+        if state[3]:
+            if state[3] > CLOSED_RESERVE or self.rules.draw != 3:
+                return False
+            return self._closed_reserve_lost(state[1], state[2], state[4], room, state[3])
+        return self._closed_lost(state[1], state[2], state[4], room)
 
     def _fits(self, held: int, room: int) -> bool:
-        """Whether `held` fits in `room` runs (`_runs_to_hold`, remembered by the cards)."""
-        runs = self._held_runs.get(held)
-        if runs is None:
-            runs = _runs_to_hold(held, held)
-            if len(self._held_runs) > 200_000:
-                self._held_runs.clear()
-            self._held_runs[held] = runs
-        return runs <= room
+        """Whether `held` fits in `room` runs (`_runs_to_hold`, as `_runs_held`)."""
+        return _runs_held(held) <= room
 
     def _closed_lost(self, talon: bytes, pointer: int, found: Foundations, room: int) -> bool:
         """For `closed_game_lost`: whether the game of the talon left (in its last pass),
@@ -754,6 +781,95 @@ class Problem:
         for here in seen:
             memo[here] = True
         return True
+
+    def _closed_reserve_lost(
+        self, talon: bytes, pointer: int, found: Foundations, room: int, count: int
+    ) -> bool:
+        """For `closed_game_lost` with `count` reserve cards left: the closed game with the
+        reserve as one more pile, whose top goes up when next or into the columns (the
+        column cards are every card not in the talon, the reserve or on the foundations).
+        The reserve only ever loses its top, so its state is its count: the game is
+        searched one count at a time, depth-first in full like `_closed_lost`, each move
+        of the reserve's top asking the game with one card fewer (this function again, or
+        `_closed_lost` at none), which must be lost for this one to be. Remembered as
+        `_closed_lost` remembers, by (talon, pointer, counts, room, reserve count)."""
+        memo = self._closed_reserve
+        first = (talon, pointer, found, room, count)
+        known = memo.get(first)
+        if known is not None:
+            return known
+        start = self.start_rank
+        full = (1 << 52) - 1
+        on_reserve = _bits(self.reserve[:count])
+        top = self.reserve[count - 1]
+        seen = {first}
+        todo = [first]
+        while todo:
+            here = todo.pop()
+            t, p, f, _, _ = here
+            home = 0
+            for suit in range(4):
+                if f[suit] == 13:
+                    home |= _SUIT_BITS[suit]
+                elif f[suit]:
+                    home |= self._below[suit * 13 + (start + f[suit]) % 13]
+            held = full & ~home & ~_bits(t) & ~on_reserve
+            if not self._fits(held, room):
+                continue  # never a state of the real game
+            for g in self._top_leaves(f, top):  # the game with one card fewer
+                if count == 1:
+                    lost = self._closed_lost(t, p, g, room)
+                else:
+                    lost = self._closed_reserve_lost(t, p, g, room, count - 1)
+                if not lost:
+                    memo[first] = False
+                    return False
+            nexts: list[tuple[bytes, int, Foundations, int, int]] = []
+            for suit in range(4):
+                lst = list(f)
+                if f[suit] < 13:
+                    card = suit * 13 + (start + f[suit]) % 13
+                    if held & _BIT[card]:  # a column card up
+                        lst[suit] += 1
+                        nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room, count))
+                        lst[suit] -= 1
+                if f[suit]:  # a foundation's top down into the columns
+                    lst[suit] -= 1
+                    nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room, count))
+            for q, _, _ in self.reach(p, len(t), self.rules.passes or 0):
+                card = t[q - 1]
+                rest = t[: q - 1] + t[q:]
+                suit = card // 13
+                if f[suit] < 13 and (start + f[suit]) % 13 == card % 13:
+                    lst = list(f)
+                    lst[suit] += 1
+                    nexts.append((rest, q - 1, (lst[0], lst[1], lst[2], lst[3]), room, count))
+                nexts.append((rest, q - 1, f, room, count))  # into the columns
+            for there in nexts:
+                if there in seen:
+                    continue
+                known = memo.get(there)
+                if known is False:
+                    memo[first] = False
+                    return False
+                seen.add(there)
+                if known is None:
+                    todo.append(there)
+        if len(memo) > 200_000:
+            memo.clear()
+        for here in seen:
+            memo[here] = True
+        return True
+
+    def _top_leaves(self, found: Foundations, top: int) -> list[Foundations]:
+        """For `_closed_reserve_lost`: the foundations' counts once the reserve's top card
+        `top` has left, up (when it is next) or into the columns."""
+        suit = top // 13
+        if found[suit] < 13 and (self.start_rank + found[suit]) % 13 == top % 13:
+            up = list(found)
+            up[suit] += 1
+            return [(up[0], up[1], up[2], up[3]), found]
+        return [found]
 
     @property
     def plays_closed_game(self) -> bool:
