@@ -278,10 +278,7 @@ class Problem:
         init=False, repr=False, compare=False
     )
     _runs: dict[tuple[bytes, int, int], int] = field(init=False, repr=False, compare=False)
-    _closed: dict[tuple[bytes, int, Foundations, int], bool] = field(
-        init=False, repr=False, compare=False
-    )
-    _closed_reserve: dict[tuple[bytes, int, Foundations, int, int], bool] = field(
+    _closed: dict[tuple[bytes, int, Foundations, int, int], bool] = field(
         init=False, repr=False, compare=False
     )
 
@@ -307,7 +304,6 @@ class Problem:
         object.__setattr__(self, "_inverted", {})
         object.__setattr__(self, "_runs", {})
         object.__setattr__(self, "_closed", {})
-        object.__setattr__(self, "_closed_reserve", {})
 
     @staticmethod
     def of(position: Position, rules: Rules, techniques: Techniques = ALL_TECHNIQUES) -> Problem:
@@ -700,39 +696,47 @@ class Problem:
         can the state (`_closed_lost`). It proves at once the re-split arrangements of the
         same runs that the search enters one by one (bench/resplits.py). With reserve cards
         left, the reserve is one more pile, whose top goes up or into the columns
-        (`_closed_reserve_lost`; measured under app draw 3 only, so only there).
+        (`_closed_lost` with a count; measured under app draw 3 only, so only there).
         """
         if not self.plays_closed_game or state[5] < (self.rules.passes or 0) or not state[1]:
             return False
+        if state[3] and (state[3] > CLOSED_RESERVE or self.rules.draw != 3):
+            return False
         room = COLUMNS + _breaks(state[0])
-        if state[3]:
-            if state[3] > CLOSED_RESERVE or self.rules.draw != 3:
-                return False
-            return self._closed_reserve_lost(state[1], state[2], state[4], room, state[3])
-        return self._closed_lost(state[1], state[2], state[4], room)
+        return self._closed_lost(state[1], state[2], state[4], room, state[3])
 
     def _fits(self, held: int, room: int) -> bool:
         """Whether `held` fits in `room` runs (`_runs_to_hold`, as `_runs_held`)."""
         return _runs_held(held) <= room
 
-    def _closed_lost(self, talon: bytes, pointer: int, found: Foundations, room: int) -> bool:
+    def _closed_lost(
+        self, talon: bytes, pointer: int, found: Foundations, room: int, count: int = 0
+    ) -> bool:
         """For `closed_game_lost`: whether the game of the talon left (in its last pass),
-        the foundations' counts and column cards in `room` runs at most, where a column card
-        goes up whenever it is next, cannot be won. Searched depth-first in full (under
-        1,000 states on the last-pass states sampled from lost deals); when lost, every
-        state it reached is remembered lost, when won the first one is remembered won."""
+        the foundations' counts, the reserve's first `count` cards and column cards in
+        `room` runs at most, where a column card goes up whenever it is next, cannot be
+        won. The reserve is one more pile, whose top goes up when next or into the columns
+        (the column cards are every card not in the talon, the reserve or on the
+        foundations); it only ever loses its top, so its state is its count: the game is
+        searched one count at a time, each move of the reserve's top asking the game with
+        one card fewer, which must be lost for this one to be. Searched depth-first in full
+        (with the reserve empty, under 1,000 states on the last-pass states sampled from
+        lost deals); when lost, every state it reached is remembered lost, when won the
+        first one is remembered won, by (talon, pointer, counts, room, reserve count)."""
         memo = self._closed
-        first = (talon, pointer, found, room)
+        first = (talon, pointer, found, room, count)
         known = memo.get(first)
         if known is not None:
             return known
         start = self.start_rank
         full = (1 << 52) - 1
+        on_reserve = _bits(self.reserve[:count])
+        top = self.reserve[count - 1] if count else -1
         seen = {first}
         todo = [first]
         while todo:
             here = todo.pop()
-            t, p, f, _ = here
+            t, p, f, _, _ = here
             if sum(f) == 52:
                 memo[first] = False
                 return False
@@ -742,88 +746,14 @@ class Problem:
                     home |= _SUIT_BITS[suit]
                 elif f[suit]:
                     home |= self._below[suit * 13 + (start + f[suit]) % 13]
-            held = full & ~home & ~_bits(t)
-            if not self._fits(held, room):
-                continue  # never a state of the real game
-            nexts: list[tuple[bytes, int, Foundations, int]] = []
-            for suit in range(4):
-                lst = list(f)
-                if f[suit] < 13:
-                    card = suit * 13 + (start + f[suit]) % 13
-                    if held & _BIT[card]:  # a column card up
-                        lst[suit] += 1
-                        nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room))
-                        lst[suit] -= 1
-                if f[suit]:  # a foundation's top down into the columns
-                    lst[suit] -= 1
-                    nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room))
-            for q, _, _ in self.reach(p, len(t), self.rules.passes or 0):
-                card = t[q - 1]
-                rest = t[: q - 1] + t[q:]
-                suit = card // 13
-                if f[suit] < 13 and (start + f[suit]) % 13 == card % 13:
-                    lst = list(f)
-                    lst[suit] += 1
-                    nexts.append((rest, q - 1, (lst[0], lst[1], lst[2], lst[3]), room))
-                nexts.append((rest, q - 1, f, room))  # into the columns
-            for there in nexts:
-                if there in seen:
-                    continue
-                known = memo.get(there)
-                if known is False:
-                    memo[first] = False
-                    return False
-                seen.add(there)
-                if known is None:
-                    todo.append(there)
-        if len(memo) > 200_000:
-            memo.clear()
-        for here in seen:
-            memo[here] = True
-        return True
-
-    def _closed_reserve_lost(
-        self, talon: bytes, pointer: int, found: Foundations, room: int, count: int
-    ) -> bool:
-        """For `closed_game_lost` with `count` reserve cards left: the closed game with the
-        reserve as one more pile, whose top goes up when next or into the columns (the
-        column cards are every card not in the talon, the reserve or on the foundations).
-        The reserve only ever loses its top, so its state is its count: the game is
-        searched one count at a time, depth-first in full like `_closed_lost`, each move
-        of the reserve's top asking the game with one card fewer (this function again, or
-        `_closed_lost` at none), which must be lost for this one to be. Remembered as
-        `_closed_lost` remembers, by (talon, pointer, counts, room, reserve count)."""
-        memo = self._closed_reserve
-        first = (talon, pointer, found, room, count)
-        known = memo.get(first)
-        if known is not None:
-            return known
-        start = self.start_rank
-        full = (1 << 52) - 1
-        on_reserve = _bits(self.reserve[:count])
-        top = self.reserve[count - 1]
-        seen = {first}
-        todo = [first]
-        while todo:
-            here = todo.pop()
-            t, p, f, _, _ = here
-            home = 0
-            for suit in range(4):
-                if f[suit] == 13:
-                    home |= _SUIT_BITS[suit]
-                elif f[suit]:
-                    home |= self._below[suit * 13 + (start + f[suit]) % 13]
             held = full & ~home & ~_bits(t) & ~on_reserve
             if not self._fits(held, room):
                 continue  # never a state of the real game
-            for g in self._top_leaves(f, top):  # the game with one card fewer
-                if count == 1:
-                    lost = self._closed_lost(t, p, g, room)
-                else:
-                    lost = self._closed_reserve_lost(t, p, g, room, count - 1)
-                if not lost:
-                    memo[first] = False
-                    return False
+            if count:
+                for g in self._top_leaves(f, top):  # the game with one card fewer
+                    if not self._closed_lost(t, p, g, room, count - 1):
+                        memo[first] = False
+                        return False
             nexts: list[tuple[bytes, int, Foundations, int, int]] = []
             for suit in range(4):
                 lst = list(f)
@@ -862,8 +792,8 @@ class Problem:
         return True
 
     def _top_leaves(self, found: Foundations, top: int) -> list[Foundations]:
-        """For `_closed_reserve_lost`: the foundations' counts once the reserve's top card
-        `top` has left, up (when it is next) or into the columns."""
+        """For `_closed_lost` with reserve cards: the foundations' counts once the
+        reserve's top card `top` has left, up (when it is next) or into the columns."""
         suit = top // 13
         if found[suit] < 13 and (self.start_rank + found[suit]) % 13 == top % 13:
             up = list(found)

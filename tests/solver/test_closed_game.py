@@ -70,26 +70,39 @@ class _Tighter(Problem):
         return super()._fits(held, room - 1)
 
 
+def _judged(
+    rules: Rules, position: Position, mutant: type[Problem], limit: int, reserve_left: bool = False
+) -> tuple[int, int, int]:
+    """Every state reachable from `position` (at most `limit`; only those with reserve cards
+    left if `reserve_left`), each known won or lost by the engine's own moves: asserts that
+    the states the closed game proves lost are lost and that the core proves the same ones.
+    Gives how many it proved lost, how many were winnable, and how many winnable ones the
+    `mutant` (a wrong closed game) proves lost."""
+    problem = Problem.of(position, rules)
+    wrong_game = mutant(rules, problem.reserve, problem.start_rank, problem.base_suit)
+    core = core_of(problem)
+    fired = wrong = winnable_seen = 0
+    for here, winnable in every_state(position, rules, limit=limit):
+        state = problem.state_of(here)
+        if reserve_left and not state[3]:
+            continue
+        lost = problem.closed_game_lost(state)
+        assert core.closed_game_lost(state) is lost
+        if lost:
+            assert not winnable, (rules.token, here)
+            fired += 1
+        winnable_seen += winnable
+        wrong += winnable and wrong_game.closed_game_lost(state)
+    return fired, winnable_seen, wrong
+
+
 def test_the_closed_game_proves_only_lost_states() -> None:
     """Every state reachable from small positions of the rule sets where it runs, each known
     won or lost by the engine's own moves: the states the closed game proves lost are lost,
     the core proves the same ones, and with one run fewer (`_Tighter`) it would prove
     winnable states lost (so this test can fail)."""
-    fired = wrong = winnable_seen = 0
-    for seed in SEEDS:
-        rules, position = _hold_sample(seed)
-        problem = Problem.of(position, rules)
-        tighter = _Tighter(rules, problem.reserve, problem.start_rank, problem.base_suit)
-        core = core_of(problem)
-        for here, winnable in every_state(position, rules, limit=3_000):
-            state = problem.state_of(here)
-            lost = problem.closed_game_lost(state)
-            assert core.closed_game_lost(state) is lost
-            if lost:
-                assert not winnable, (seed, rules.token, here)
-                fired += 1
-            winnable_seen += winnable
-            wrong += winnable and tighter.closed_game_lost(state)
+    counts = [_judged(*_hold_sample(seed), _Tighter, limit=3_000) for seed in SEEDS]
+    fired, winnable_seen, wrong = (sum(column) for column in zip(*counts, strict=True))
     assert fired > 500 and winnable_seen > 500
     assert wrong > 50
 
@@ -137,19 +150,8 @@ def test_the_closed_game_proves_only_lost_states_under_draw_1(
     and with one run fewer it would prove winnable states lost."""
     rules, position = _closed_sample(seed, out)
     assert rules.token == token
-    problem = Problem.of(position, rules)
-    assert problem.plays_closed_game
-    tighter = _Tighter(rules, problem.reserve, problem.start_rank, problem.base_suit)
-    core = core_of(problem)
-    fired = wrong = 0
-    for here, winnable in every_state(position, rules, limit=3_000):
-        state = problem.state_of(here)
-        lost = problem.closed_game_lost(state)
-        assert core.closed_game_lost(state) is lost
-        if lost:
-            assert not winnable, (seed, rules.token, here)
-            fired += 1
-        wrong += winnable and tighter.closed_game_lost(state)
+    assert Problem.of(position, rules).plays_closed_game
+    fired, _, wrong = _judged(rules, position, _Tighter, limit=3_000)
     assert fired > 0 and wrong > 0
 
 
@@ -255,23 +257,11 @@ def test_the_closed_game_with_reserve_cards_left_proves_only_lost_states() -> No
     or lost by the engine's own moves: the states the closed game proves lost are lost, the
     core proves the same ones, and if the reserve's top could not go into the columns
     (`_UpOnly`) it would prove winnable states lost (so this test can fail)."""
-    fired = wrong = winnable_seen = 0
-    for seed, hard in RESERVE_SAMPLES:
-        rules, position = _reserve_sample(seed, hard)
-        problem = Problem.of(position, rules)
-        up_only = _UpOnly(rules, problem.reserve, problem.start_rank, problem.base_suit)
-        core = core_of(problem)
-        for here, winnable in every_state(position, rules, limit=4_000):
-            state = problem.state_of(here)
-            if not state[3]:
-                continue
-            lost = problem.closed_game_lost(state)
-            assert core.closed_game_lost(state) is lost
-            if lost:
-                assert not winnable, (seed, rules.token, here)
-                fired += 1
-            winnable_seen += winnable
-            wrong += winnable and up_only.closed_game_lost(state)
+    counts = [
+        _judged(*_reserve_sample(seed, hard), _UpOnly, limit=4_000, reserve_left=True)
+        for seed, hard in RESERVE_SAMPLES
+    ]
+    fired, winnable_seen, wrong = (sum(column) for column in zip(*counts, strict=True))
     assert fired > 60 and winnable_seen > 100
     assert wrong > 50
 
