@@ -878,7 +878,7 @@ static int columns_cannot_hold(const Rules *r, const Work *w) {
 
 /* board.Problem.closed_game_lost: in the last pass, the game of the talon left, the
    reserve's count, the foundations' counts and column cards in `room` runs at most (a column
-   card goes up whenever it is next) cannot be won (`closed_lost`, `closed_reserve_lost`). Its
+   card goes up whenever it is next) cannot be won (`closed_lost`). Its
    states are (the talon's positions, `rest`: the four counts, 4 bits each, the pointer from
    bit 16, the reserve count from bit 22, the room from bit 26, at most 52: every card set
    fits in 52 runs); each search's states are kept in thread-local arrays, one set for each
@@ -897,7 +897,7 @@ typedef struct {
     size_t size; /* a power of two, or 0 */
     uint32_t stamp;
     Closed *all; /* every state of this search, in order */
-    uint32_t *stack; /* `closed_reserve_lost`'s states to expand, as indices in `all` */
+    uint32_t *stack; /* `closed_lost`'s states to expand, as indices in `all` */
 } ClosedSet;
 #define CLOSED_MEMO (1 << 20) /* 24 MiB a thread, made when first asked */
 #define CLOSED_POINTER 16
@@ -1044,71 +1044,10 @@ static int closed_moves(const Rules *r, Closed here, const uint8_t f[4], const u
     return n;
 }
 
-/* board.Problem._closed_lost, for the state (talon, rest) with the reserve empty. */
-static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest) {
-    int known = closed_known(r, talon, rest);
-    if (known >= 0) return known;
-    ClosedSet *set = &closed_sets[0];
-    closed_begin(set);
-    size_t count = 0;
-    if (closed_add(set, talon, rest, count) < 0) return 0;
-    count = 1;
-    int room = (int)(rest >> CLOSED_ROOM);
-    /* Depth-first: the stack holds the indices in the set's `all` of the states to expand. */
-    size_t todo = 1, stack_size = 64;
-    size_t *stack = malloc(stack_size * sizeof *stack);
-    if (!stack) return 0;
-    stack[0] = 0;
-    while (todo) {
-        Closed here = set->all[stack[--todo]];
-        uint8_t f[4], cards[64];
-        uint64_t held;
-        int size = closed_cards(r, here, 0, f, cards, &held);
-        if (f[0] + f[1] + f[2] + f[3] == 52) {
-            free(stack);
-            closed_remember(r, talon, rest, 0);
-            return 0;
-        }
-        if (runs_held(held) > room) continue; /* never a state of the real game */
-        Closed next[8 + 2 * 64];
-        int n = closed_moves(r, here, f, cards, size, held, next);
-        for (int x = 0; x < n; x++) {
-            int added = closed_add(set, next[x].talon, next[x].rest, count);
-            if (added < 0) {
-                free(stack);
-                return 0;
-            }
-            if (!added) continue;
-            int there = closed_known(r, next[x].talon, next[x].rest);
-            if (there == 0) {
-                free(stack);
-                closed_remember(r, talon, rest, 0);
-                return 0;
-            }
-            count++;
-            if (there < 0) {
-                if (todo == stack_size) {
-                    size_t *more = realloc(stack, 2 * stack_size * sizeof *stack);
-                    if (!more) {
-                        free(stack);
-                        return 0;
-                    }
-                    stack = more;
-                    stack_size *= 2;
-                }
-                stack[todo++] = count - 1;
-            }
-        }
-    }
-    free(stack);
-    for (size_t x = count; x-- > 0;) closed_remember(r, set->all[x].talon, set->all[x].rest, 1);
-    return 1;
-}
-
-/* board.Problem._closed_reserve_lost, for the state (talon, rest) with `level` reserve cards
-   (in `rest` too): searched in full like `closed_lost`, in the set of its own count, each
-   move of the reserve's top asking the game with one card fewer. */
-static int closed_reserve_lost(const Rules *r, uint64_t talon, uint32_t rest, int level) {
+/* board.Problem._closed_lost, for the state (talon, rest) with `level` reserve cards (in
+   `rest` too): searched in full, in the set of its own count, each move of the reserve's top
+   asking the game with one card fewer. */
+static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level) {
     int known = closed_known(r, talon, rest);
     if (known >= 0) return known;
     ClosedSet *set = &closed_sets[level];
@@ -1116,7 +1055,7 @@ static int closed_reserve_lost(const Rules *r, uint64_t talon, uint32_t rest, in
     if (closed_add(set, talon, rest, 0) < 1) return 0;
     size_t count = 1;
     int room = (int)(rest >> CLOSED_ROOM), start = r->start_rank;
-    int top = r->reserve[level - 1], top_suit = top / 13;
+    int top = level ? r->reserve[level - 1] : 0, top_suit = top / 13;
     uint64_t on_reserve = r->reserve_mask[level];
     size_t todo = 1;
     set->stack[0] = 0;
@@ -1125,18 +1064,20 @@ static int closed_reserve_lost(const Rules *r, uint64_t talon, uint32_t rest, in
         uint8_t f[4], cards[64];
         uint64_t held;
         int size = closed_cards(r, here, on_reserve, f, cards, &held);
+        if (f[0] + f[1] + f[2] + f[3] == 52) {
+            closed_remember(r, talon, rest, 0);
+            return 0;
+        }
         if (runs_held(held) > room) continue; /* never a state of the real game */
         /* The reserve's top up, or into the columns: the game with one card fewer. */
         uint32_t fewer = here.rest - (1U << CLOSED_RESERVE_AT);
         uint32_t ways[2];
         int w = 0;
-        if (f[top_suit] < 13 && (start + f[top_suit]) % 13 == top % 13)
+        if (level && f[top_suit] < 13 && (start + f[top_suit]) % 13 == top % 13)
             ways[w++] = fewer + (1U << 4 * top_suit);
-        ways[w++] = fewer;
+        if (level) ways[w++] = fewer;
         for (int x = 0; x < w; x++) {
-            int lost = level == 1 ? closed_lost(r, here.talon, ways[x])
-                                  : closed_reserve_lost(r, here.talon, ways[x], level - 1);
-            if (!lost) {
+            if (!closed_lost(r, here.talon, ways[x], level - 1)) {
                 closed_remember(r, talon, rest, 0);
                 return 0;
             }
@@ -1174,9 +1115,8 @@ static int closed_game_lost(const Rules *r, const Work *w) {
                                w->found[3] << 12 | w->pointer << CLOSED_POINTER |
                                w->reserve << CLOSED_RESERVE_AT |
                                (room < 52 ? room : 52) << CLOSED_ROOM);
-    if (!w->reserve) return closed_lost(r, w->talon, rest);
-    return w->reserve <= CLOSED_RESERVE && r->draw == 3 &&
-           closed_reserve_lost(r, w->talon, rest, w->reserve);
+    if (w->reserve && (w->reserve > CLOSED_RESERVE || r->draw != 3)) return 0;
+    return closed_lost(r, w->talon, rest, w->reserve);
 }
 
 /* For `top_grow`: each suit's cards in `free` go up in order from its next one (`count`,
