@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from app.engine import DealCode, Move, Position, Rules, apply_move
 from app.engine.rules import decode_token
 from app.solver.board import ALL_TECHNIQUES, Problem, Techniques
-from app.solver.search import Budget, Solver, Verdict, solve
+from app.solver.search import UNTIMED, Budget, Solver, Verdict, solve
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +97,9 @@ class BatchReport:
     def lines(self) -> list[str]:
         """The report as text lines."""
         total = len(self.results)
-        out = [
-            f"{total} deals, rules {self.rules.token}, budget {self.budget.seconds:g} s "
-            f"or {self.budget.nodes} nodes each"
-        ]
+        nodes = f"{self.budget.nodes} nodes"
+        limit = nodes if self.budget.seconds >= UNTIMED else f"{self.budget.seconds:g} s or {nodes}"
+        out = [f"{total} deals, rules {self.rules.token}, budget {limit} each"]
         for verdict, label in (
             (Verdict.WON, "winnable"),
             (Verdict.UNWINNABLE, "unwinnable"),

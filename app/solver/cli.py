@@ -12,7 +12,7 @@ from app.engine import DealCode, EngineError, Position, Rules
 from app.engine.codes import MAX_DEAL_NUMBER
 from app.engine.rules import decode_token
 from app.solver.batch import run_batch
-from app.solver.search import Budget, solve
+from app.solver.search import UNTIMED, Budget, solve
 
 DEFAULT_BUDGET = Budget(nodes=15_000_000, seconds=10.0)
 _BUDGET_PART = re.compile(r"(\d+(?:\.\d+)?)(s|n|k|m)", re.IGNORECASE)
@@ -23,8 +23,10 @@ class UsageError(ValueError):
 
 
 def parse_budget(text: str) -> Budget:
-    """`10s`, `500000n`, `500k` or `2m` nodes, or both: `10s,2m`. Raises UsageError."""
-    seconds, nodes = DEFAULT_BUDGET.seconds, DEFAULT_BUDGET.nodes
+    """`10s`, `500000n`, `500k` or `2m` nodes, or both: `10s,2m`. Raises UsageError.
+    Nodes alone set no time limit (`UNTIMED`), so the run is the same on any machine;
+    seconds alone keep the default node cap."""
+    seconds, nodes = None, DEFAULT_BUDGET.nodes
     parts = [p for p in text.replace(" ", "").split(",") if p]
     if not parts:
         raise UsageError("empty budget: give seconds (10s), nodes (500000n, 500k, 2m) or both")
@@ -42,7 +44,7 @@ def parse_budget(text: str) -> Budget:
             nodes = int(value * {"n": 1, "k": 1_000, "m": 1_000_000}[unit])
         if value <= 0:
             raise UsageError(f"bad budget {part!r}: it must be more than zero")
-    return Budget(nodes=nodes, seconds=seconds)
+    return Budget(nodes=nodes, seconds=UNTIMED if seconds is None else seconds)
 
 
 def parse_range(text: str) -> range:

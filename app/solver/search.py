@@ -59,6 +59,11 @@ class Budget:
             raise ValueError(f"memory must be a number of bytes, not {self.memory!r}")
 
 
+UNTIMED = 1e9
+"""The seconds of a budget of nodes alone: some 30 years, no limit in practice (finite, as
+the core sets the last quarter of its seconds apart), so the run is the same on any machine."""
+
+
 @dataclass(frozen=True, slots=True)
 class Solution:
     """A verdict, the winning line (engine moves, empty unless won), nodes and seconds spent."""

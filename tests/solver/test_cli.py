@@ -6,7 +6,7 @@ import pytest
 
 from app.cli import main as canfield
 from app.solver.cli import UsageError, main, parse_budget, parse_deals, parse_range
-from app.solver.search import Budget
+from app.solver.search import UNTIMED, Budget
 
 
 def test_a_deal_code_prints_the_verdict_and_the_winning_line(
@@ -38,6 +38,13 @@ def test_a_batch_counts_the_verdicts(threads: str, capsys: pytest.CaptureFixture
     assert "unknown deals:" in out
 
 
+def test_a_budget_of_nodes_alone_has_no_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--batch", "0-1", "--rules", "S1", "--budget", "50k", "--threads", "1"]) == 0
+    assert "2 deals, rules S1, budget 50000 nodes each" in capsys.readouterr().out
+    assert main(["--batch", "0-1", "--rules", "S1", "--budget", "3s,50k"]) == 0
+    assert "budget 3 s or 50000 nodes each" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -61,9 +68,9 @@ def test_bad_arguments_get_a_clear_message(
 
 def test_budgets_read_seconds_and_nodes() -> None:
     assert parse_budget("10s") == Budget(nodes=15_000_000, seconds=10)
-    assert parse_budget("500k") == Budget(nodes=500_000, seconds=10)
+    assert parse_budget("500k") == Budget(nodes=500_000, seconds=UNTIMED)
     assert parse_budget("2.5s, 2m") == Budget(nodes=2_000_000, seconds=2.5)
-    assert parse_budget("1234n") == Budget(nodes=1234, seconds=10)
+    assert parse_budget("1234n") == Budget(nodes=1234, seconds=UNTIMED)
     with pytest.raises(UsageError):
         parse_budget("")
 
