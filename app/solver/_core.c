@@ -903,16 +903,14 @@ typedef struct {
 #define CLOSED_POINTER 16
 #define CLOSED_RESERVE_AT 22
 #define CLOSED_ROOM 26
-#define CLOSED_RESERVE 3 /* board.CLOSED_RESERVE: app draw 3 */
-#define CLOSED_RESERVE_KEPT 3 /* board.CLOSED_RESERVE_KEPT: classic and skill draw 1 */
-#define CLOSED_LEVELS 14 /* a set for each reserve count a closed game can start from */
+#define CLOSED_RESERVE 3 /* board.CLOSED_RESERVE */
 typedef struct {
     uint64_t salt, talon;
     uint32_t rest;
     int32_t answer; /* 0: empty, 1: not lost, 2: lost */
 } ClosedMemo;
 static _Thread_local ClosedMemo *closed_memo;
-static _Thread_local ClosedSet closed_sets[CLOSED_LEVELS];
+static _Thread_local ClosedSet closed_sets[CLOSED_RESERVE + 1];
 
 static uint64_t closed_hash(uint64_t talon, uint32_t rest) {
     uint64_t h = (talon ^ ((uint64_t)rest << 40 | rest)) * 0x9e3779b97f4a7c15ULL;
@@ -984,7 +982,7 @@ static int closed_add(ClosedSet *set, uint64_t talon, uint32_t rest, size_t coun
 static void closed_release(void) {
     free(closed_memo);
     closed_memo = NULL;
-    for (int level = 0; level < CLOSED_LEVELS; level++) {
+    for (int level = 0; level <= CLOSED_RESERVE; level++) {
         ClosedSet *set = &closed_sets[level];
         free(set->seen);
         free(set->all);
@@ -1025,7 +1023,7 @@ static int closed_moves(const Rules *r, Closed here, const uint8_t f[4], const u
     for (int suit = 0; suit < 4; suit++) {
         if (f[suit] < 13 && held >> (suit * 13 + (start + f[suit]) % 13) & 1)
             next[n++] = (Closed){here.talon, here.rest + (1U << 4 * suit)};
-        if (f[suit] && r->returns) next[n++] = (Closed){here.talon, here.rest - (1U << 4 * suit)};
+        if (f[suit]) next[n++] = (Closed){here.talon, here.rest - (1U << 4 * suit)};
     }
     Reach reached[64];
     int pointer = (int)(here.rest >> CLOSED_POINTER & 0x3f);
@@ -1104,10 +1102,10 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
     return 1;
 }
 
-/* board.Problem.plays_closed_game (limited passes, cards back from the foundations or draw 1)
-   and the rest of closed_game_lost's guard: the last pass, talon left. */
+/* board.Problem.plays_closed_game (limited passes, cards back from the foundations) and the
+   rest of closed_game_lost's guard: the last pass, talon left. */
 static int closed_last_pass(const Rules *r, const Work *w) {
-    return r->passes >= 0 && (r->returns || r->draw == 1) && w->pass >= r->passes && w->talon;
+    return r->passes >= 0 && r->returns && w->pass >= r->passes && w->talon;
 }
 
 static int closed_game_lost(const Rules *r, const Work *w) {
@@ -1117,10 +1115,7 @@ static int closed_game_lost(const Rules *r, const Work *w) {
                                w->found[3] << 12 | w->pointer << CLOSED_POINTER |
                                w->reserve << CLOSED_RESERVE_AT |
                                (room < 52 ? room : 52) << CLOSED_ROOM);
-    /* board.Problem.closed_reserve: the reserve counts it runs at */
-    if (r->returns ? w->reserve && (w->reserve > CLOSED_RESERVE || r->draw != 3)
-                   : !w->reserve || w->reserve > CLOSED_RESERVE_KEPT)
-        return 0;
+    if (w->reserve && (w->reserve > CLOSED_RESERVE || r->draw != 3)) return 0;
     return closed_lost(r, w->talon, rest, w->reserve);
 }
 

@@ -83,10 +83,8 @@ _SLOT = [
     next(i for i in range(26) if (12 - i) % 13 == c % 13 and i % 2 == _RED[c]) for c in range(52)
 ]
 # The closed game of the last pass is played with at most this many reserve cards left
-# (`Problem.closed_game_lost`) under app draw 3, and with 1 to `CLOSED_RESERVE_KEPT` of them
-# under classic and skill draw 1 (`Problem.closed_reserve`).
+# (`Problem.closed_game_lost`).
 CLOSED_RESERVE = 3
-CLOSED_RESERVE_KEPT = 3
 # How many parts the columns can be in: four columns, each a run unless a card lies on
 # one it does not fit on (`columns_cannot_hold`).
 COLUMNS = 4
@@ -702,8 +700,7 @@ class Problem:
         """
         if not self.plays_closed_game or state[5] < (self.rules.passes or 0) or not state[1]:
             return False
-        least, most = self.closed_reserve
-        if not least <= state[3] <= most:
+        if state[3] and (state[3] > CLOSED_RESERVE or self.rules.draw != 3):
             return False
         room = COLUMNS + _breaks(state[0])
         return self._closed_lost(state[1], state[2], state[4], room, state[3])
@@ -732,7 +729,6 @@ class Problem:
         if known is not None:
             return known
         start = self.start_rank
-        returns = self.rules.foundation_to_tableau
         full = (1 << 52) - 1
         on_reserve = _bits(self.reserve[:count])
         top = self.reserve[count - 1] if count else -1
@@ -767,7 +763,7 @@ class Problem:
                         lst[suit] += 1
                         nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room, count))
                         lst[suit] -= 1
-                if f[suit] and returns:  # a foundation's top down into the columns
+                if f[suit]:  # a foundation's top down into the columns
                     lst[suit] -= 1
                     nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room, count))
             for q, _, _ in self.reach(p, len(t), self.rules.passes or 0):
@@ -807,61 +803,38 @@ class Problem:
 
     @property
     def plays_closed_game(self) -> bool:
-        """Whether `closed_game_lost` runs (at the reserve counts of `closed_reserve`): with
-        limited passes, the stock macro (the closed game's draws are `reach`'s: without the
-        macro it gives only the waste's top) and the dead-end tests, with cards back from
-        the foundations (app draw 3 and draw 1 with three passes) or under draw 1 (classic
-        and skill draw 1 with three passes, with reserve cards left only).
+        """Whether `closed_game_lost` runs: with limited passes and cards back from the
+        foundations (app draw 3 and draw 1 with three passes), the stock macro (the closed
+        game's draws are `reach`'s: without the macro it gives only the waste's top) and
+        the dead-end tests.
 
-        It is sound under each rule option, as every line of the real game (last pass) is
-        a line of the closed game:
+        It is sound under each rule option, as every line of the real game (last pass,
+        reserve empty) is a line of the closed game:
         - draw 1 or 3: the talon is a pile either way in the last pass, and `reach` gives
           every waste top drawing can bring up, `draw` cards a time, with no pass left;
-        - any run (app), whole columns (classic) or the last card or the whole column
-          (skill): whatever moves between the columns leaves the talon, the reserve, the
-          pointer and the counts as they are, and every card is put on one it fits on or
-          into an empty column (a whole column moves only onto a card its first card fits
-          on, a last card only onto one it fits on), so the columns are always in at most
-          `COLUMNS` runs and the breaks, checked after every move of the closed game;
-        - the reserve: only its top plays, up (a move of the closed game when it is next)
-          or onto a column card (into the columns, a move of the closed game); the refill
-          of a column a move empties is the reserve's top into the columns, after the move
-          (which the closed game has first, its column cards fewer or as many);
+        - any run, whole columns, or top or all: whatever moves between the columns leaves
+          the talon, the pointer and the counts as they are, and every card is put on one
+          it fits on or into an empty column (a whole column moves only onto a card its
+          first card fits on), so the columns are always in at most `COLUMNS` runs and the
+          breaks;
         - an empty column filled by any card or only from the waste: a waste top into the
-          columns is a move of the closed game either way, and any column card into it
-          keeps it a column card;
-        - cards back from the foundations (app): a foundation's top down into the columns
-          is a move of the closed game; without them (classic, skill) no foundation card
-          ever comes down in the real game, nor in the closed game there: exact, and
-          smaller (its foundation counts only rise);
-        - skill's autocomplete plays column cards up once the stock, waste and reserve are
-          empty: each a column card up when next, a move of the closed game (which with
-          the talon empty does not run at all).
-        Without cards back it did not pay with the reserve empty (deals 0-99 at 7 million
-        nodes on one thread, 362097c): classic and skill draw 3 with three passes took 6.7 %
-        and 5.5 % fewer nodes for some 30 % and 8 % more CPU time, all decided both ways;
-        classic and skill draw 1 0.7 % fewer and 0.1 % more nodes, no unknown decided, eight
-        to nine times the CPU a node on deal 20. So it runs there only with reserve cards
-        left (`closed_reserve`), under draw 1."""
+          columns is a move of the closed game either way;
+        - without cards back from the foundations the closed game's foundation tops that
+          come down are lines the real game lacks: a relaxation, still sound;
+        - skill's autocomplete plays column cards up with the talon empty, where the
+          closed game does not run.
+        Yet without cards back it did not pay (deals 0-99 at 7 million nodes on one thread,
+        with no foundation card down in the closed game there, 362097c): classic and skill
+        draw 3 with three passes took 6.7 % and 5.5 % fewer nodes for some 30 % and 8 % more
+        CPU time, all decided both ways; classic and skill draw 1 0.7 % fewer and 0.1 % more
+        nodes, no unknown decided, eight to nine times the CPU a node on deal 20."""
         techniques = self.techniques
-        rules = self.rules
         return (
-            rules.passes is not None
-            and (rules.foundation_to_tableau or rules.draw == 1)
+            self.rules.passes is not None
+            and self.rules.foundation_to_tableau
             and techniques.stock_macro
             and techniques.dead_ends
         )
-
-    @property
-    def closed_reserve(self) -> tuple[int, int]:
-        """The reserve counts, least and most, at which `closed_game_lost` runs where
-        `plays_closed_game`: with cards back from the foundations from an empty reserve, up
-        to `CLOSED_RESERVE` cards under draw 3 (measured there) and none under draw 1;
-        without them (classic and skill draw 1) from one card up to `CLOSED_RESERVE_KEPT`
-        (the reserve-empty game did not pay there, see `plays_closed_game`)."""
-        if self.rules.foundation_to_tableau:
-            return 0, CLOSED_RESERVE if self.rules.draw == 3 else 0
-        return 1, CLOSED_RESERVE_KEPT
 
     @property
     def counts_runs(self) -> bool:
