@@ -480,39 +480,57 @@ static void make_below(const uint8_t *cards, int from, int to, uint64_t *below) 
     for (int k = from; k < to; k++) below[k + 1] = below[k] | 1ULL << cards[k];
 }
 
-/* For `freeze`: run i's highest frozen card is now its cover (`above`: the cards above it);
-   the cards under it. */
-static uint64_t cover_run(const Runs *p, int i, uint64_t frozen, int *cover, uint64_t *above) {
+/* The frozen cards of a reserve test's moment and each run's highest frozen one: `freeze`'s
+   answer. cover[i]: run i's highest frozen card's index (0 if none above its first card);
+   above[i]: run i's cards above it, none of them frozen. */
+typedef struct {
+    uint64_t frozen;
+    int cover[MAX_RUNS];
+    uint64_t above[MAX_RUNS];
+} Frozen;
+
+/* For `freeze`: run i's highest frozen card is now its cover; the cards under it. */
+static uint64_t cover_run(const Runs *p, int i, Frozen *f) {
     int k = p->len[i] - 1;
-    while (!(frozen >> p->cards[i][k] & 1)) k--;
-    cover[i] = k;
-    above[i] = p->below[i][p->len[i]] & ~p->below[i][k + 1];
+    while (!(f->frozen >> p->cards[i][k] & 1)) k--;
+    f->cover[i] = k;
+    f->above[i] = p->below[i][p->len[i]] & ~p->below[i][k + 1];
     return p->below[i][k];
 }
 
-/* board.Problem._freeze: `frozen` closed under "a card under a frozen one, and its suit from
-   it up"; cover[i]: run i's highest frozen card's index (0 if none above its first card). */
-static uint64_t freeze(const Rules *r, const Runs *p, uint64_t frozen, int *cover) {
-    /* above[i]: run i's cards above cover[i]. After a round none of them is frozen (cover[i]
-       is then the highest frozen card's index), so the next round looks only at the cards
-       the round froze. */
-    uint64_t above[MAX_RUNS], added = 0;
-    for (int i = 0; i < p->count; i++) { /* the first round: every frozen card is new */
-        cover[i] = 0;
-        above[i] = p->below[i][p->len[i]] & ~p->below[i][1];
-        if (above[i] & frozen) added |= cover_run(p, i, frozen, cover, above);
+/* board.Problem._freeze: f->frozen closed under "a card under a frozen one, and its suit from
+   it up", with the runs in `changed` (bits by run index) looked at afresh and the others'
+   cover and above taken as they are. With every run changed and f->frozen closed under the
+   suits (`frozen_by`), the same as Python's from the start. f may also hold the answer for
+   other runs that differ from p only in the runs in `changed`, every card those lost lying
+   above its run's highest frozen card (`frozen_after`): every card frozen there is frozen
+   here by the same steps, so the closure from it is the same, at the cost of the changed
+   runs only. */
+static void freeze(const Rules *r, const Runs *p, Frozen *f, unsigned changed) {
+    /* After a round no card above a run's cover is frozen, so the next round looks only at
+       the runs above whose cover the round froze a card. */
+    uint64_t added = 0;
+    for (; changed; changed &= changed - 1) {
+        int i = __builtin_ctz(changed);
+        f->cover[i] = 0;
+        f->above[i] = p->below[i][p->len[i]] & ~p->below[i][1];
+        if (f->above[i] & f->frozen) added |= cover_run(p, i, f);
     }
     for (;;) {
-        added &= ~frozen;
-        if (!added) return frozen;
-        uint64_t was = frozen;
+        added &= ~f->frozen;
+        if (!added) return;
+        uint64_t was = f->frozen, frozen = was;
         for (uint64_t x = added; x; x &= x - 1) frozen |= r->from[__builtin_ctzll(x)];
+        f->frozen = frozen;
         uint64_t fresh = frozen & ~was;
         added = 0;
         for (int i = 0; i < p->count; i++)
-            if (above[i] & fresh) added |= cover_run(p, i, frozen, cover, above);
+            if (f->above[i] & fresh) added |= cover_run(p, i, f);
     }
 }
+
+/* Every run of p, as a bit set for `freeze`. */
+static unsigned all_runs(const Runs *p) { return (1u << p->count) - 1; }
 
 /* board.Problem._certain_deadlock: the cards frozen, or under a frozen one, stay in their
    runs' order until the moment the test speaks of, and after it until they go up; if those
@@ -572,11 +590,13 @@ static uint64_t suit_below(const Rules *r, int card) {
 }
 
 /* board.Problem._top_stays: whether the reserve's top (of n cards) can never leave, with
-   runs p, the talon's cards and the `seeds` that may be last cards too. */
-static int top_stays(const Rules *r, const Runs *p, int n, uint64_t talon, uint64_t seeds,
-                     int linked) {
-    int t = r->reserve[n - 1], cover[MAX_RUNS];
-    uint64_t frozen = freeze(r, p, r->frozen_by[n], cover);
+   runs p (`fz`: their frozen cards while the n stay), the talon's cards and the `seeds`
+   that may be last cards too. */
+static int top_stays(const Rules *r, const Runs *p, const Frozen *fz, int n, uint64_t talon,
+                     uint64_t seeds, int linked) {
+    int t = r->reserve[n - 1];
+    uint64_t frozen = fz->frozen;
+    const int *cover = fz->cover;
     if (linked && certain_deadlock(r, p, frozen, cover)) return 1;
     if (!(frozen & suit_below(r, t))) return 0; /* t can go up */
     uint64_t exits = PARENTS[t];
@@ -595,8 +615,8 @@ static int run_with(const Runs *p, int card) {
 }
 
 /* board._put_on: puts `more` (m cards) on card e, on its run, cut after it, or, if e is in
-   none, as a new run on top of some column, e first. */
-static void put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
+   none, as a new run on top of some column, e first; the run's index. */
+static int put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
     int j = run_with(p, e), q = 0;
     uint64_t *below = made->below;
     below[0] = 0;
@@ -621,6 +641,7 @@ static void put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
     p->cards[j] = made->cards;
     p->below[j] = below;
     p->len[j] = q + 1 + m;
+    return j;
 }
 
 /* Run i as the single card t. */
@@ -632,27 +653,51 @@ static void alone(Runs *p, int i, const uint8_t *t, uint64_t *below) {
     p->len[i] = 1;
 }
 
-/* board.Problem._doomed */
-static int doomed(const Rules *r, const Runs *cols, int n, uint64_t talon, uint64_t seeds,
-                  int depth, int linked) {
-    if (n == 1 || !depth) return top_stays(r, cols, n, talon, seeds, linked);
-    int t = r->reserve[n - 1], cover[MAX_RUNS];
-    uint64_t frozen = freeze(r, cols, r->frozen_by[n], cover);
+/* The frozen cards `next` of runs p while n - 1 reserve cards stay, p being the runs `cols`
+   (their frozen cards `fz` while n stay) with the runs in `changed` changed by a way the top
+   leaves (`doomed`). When the top's suit from it up is frozen already without it (a lower
+   card of its suit lies deeper in the reserve), n - 1 freeze what n do, and only the
+   changed runs are looked at afresh (`freeze`): a card the way took from a run lay above
+   that run's highest frozen card, so no card was frozen through it. */
+static const Frozen *frozen_after(const Rules *r, const Runs *p, const Frozen *fz, int n,
+                                  unsigned changed, Frozen *next) {
+    if (r->frozen_by[n - 1] == r->frozen_by[n]) {
+        if (!changed) return fz;
+        *next = *fz;
+        freeze(r, p, next, changed);
+    } else {
+        next->frozen = r->frozen_by[n - 1];
+        freeze(r, p, next, all_runs(p));
+    }
+    return next;
+}
+
+/* board.Problem._doomed, with `fz` the frozen cards of `cols` while the n stay. */
+static int doomed(const Rules *r, const Runs *cols, const Frozen *fz, int n, uint64_t talon,
+                  uint64_t seeds, int depth, int linked) {
+    if (n == 1 || !depth) return top_stays(r, cols, fz, n, talon, seeds, linked);
+    int t = r->reserve[n - 1];
+    uint64_t frozen = fz->frozen;
+    const int *cover = fz->cover;
     if (linked && certain_deadlock(r, cols, frozen, cover)) return 1;
     uint64_t last = last_cards(cols, cover, seeds, talon, 0), after = last | 1ULL << t;
     uint8_t card = (uint8_t)t;
     uint64_t one[2];
     Made made;
     Runs p;
+    Frozen next;
     /* t goes up */
-    if (!(frozen & suit_below(r, t)) && !doomed(r, cols, n - 1, talon, last, depth - 1, 0))
+    if (!(frozen & suit_below(r, t)) &&
+        !doomed(r, cols, frozen_after(r, cols, fz, n, 0, &next), n - 1, talon, last, depth - 1,
+                0))
         return 0;
     /* t goes onto e */
     for (uint64_t x = PARENTS[t] & last; x; x &= x - 1) {
         int e = __builtin_ctzll(x);
         p = *cols;
-        put_on(&p, e, &card, 1, &made);
-        if (!doomed(r, &p, n - 1, talon & ~(1ULL << e), after, depth - 1, r->certain))
+        int j = put_on(&p, e, &card, 1, &made);
+        if (!doomed(r, &p, frozen_after(r, &p, fz, n, 1u << j, &next), n - 1,
+                    talon & ~(1ULL << e), after, depth - 1, r->certain))
             return 0;
     }
     /* a column empties, and t fills it */
@@ -661,15 +706,18 @@ static int doomed(const Rules *r, const Runs *cols, int n, uint64_t talon, uint6
         if (!(frozen >> f & 1)) { /* every card of it goes up */
             p = *cols;
             alone(&p, i, &card, one);
-            if (!doomed(r, &p, n - 1, talon, after, depth - 1, 0)) return 0;
+            if (!doomed(r, &p, frozen_after(r, &p, fz, n, 1u << i, &next), n - 1, talon, after,
+                        depth - 1, 0))
+                return 0;
         }
         for (uint64_t x = PARENTS[f] & last; x; x &= x - 1) { /* it goes onto e */
             int e = __builtin_ctzll(x);
             if (run_with(cols, e) == i) continue;
             p = *cols;
-            put_on(&p, e, cols->cards[i], cover[i] + 1, &made);
+            int j = put_on(&p, e, cols->cards[i], cover[i] + 1, &made);
             alone(&p, i, &card, one);
-            if (!doomed(r, &p, n - 1, talon & ~(1ULL << e), after, depth - 1, r->certain))
+            if (!doomed(r, &p, frozen_after(r, &p, fz, n, 1u << j | 1u << i, &next), n - 1,
+                        talon & ~(1ULL << e), after, depth - 1, r->certain))
                 return 0;
         }
     }
@@ -1333,7 +1381,11 @@ static int reserve_stuck(const Rules *r, const Work *w) {
     uint64_t below[4][53];
     columns_as_runs(w, &cols, below);
     int stay = n - 1 - r->lookahead;
-    return doomed(r, &cols, n, talon_in_reach(r, w, stay > 0 ? stay : 0), 0, r->lookahead, 0);
+    Frozen fz;
+    fz.frozen = r->frozen_by[n];
+    freeze(r, &cols, &fz, all_runs(&cols));
+    return doomed(r, &cols, &fz, n, talon_in_reach(r, w, stay > 0 ? stay : 0), 0, r->lookahead,
+                  0);
 }
 
 /* board.Problem._stays_on: whether card c (-1: none), lying on p, stays on it until L */
