@@ -614,10 +614,11 @@ static int run_with(const Runs *p, int card) {
     return -1;
 }
 
-/* board._put_on: puts `more` (m cards) on card e, on its run, cut after it, or, if e is in
-   none, as a new run on top of some column, e first; the run's index. */
-static int put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
-    int j = run_with(p, e), q = 0;
+/* board._put_on: puts `more` (m cards) on card e, on its run j (`run_with`), cut after it,
+   or, if e is in none (j < 0), as a new run on top of some column, e first; the run's
+   index. */
+static int put_on_run(Runs *p, int j, int e, const uint8_t *more, int m, Made *made) {
+    int q = 0;
     uint64_t *below = made->below;
     below[0] = 0;
     if (j >= 0) { /* its cards up to e, and their masks, as they are */
@@ -642,6 +643,29 @@ static int put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
     p->below[j] = below;
     p->len[j] = q + 1 + m;
     return j;
+}
+
+static int put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
+    return put_on_run(p, run_with(p, e), e, more, m, made);
+}
+
+/* One run's fields, kept to be put back. */
+typedef struct {
+    int len;
+    const uint8_t *cards;
+    const uint64_t *below;
+} Kept;
+
+static void keep(const Runs *p, int i, Kept *k) {
+    k->len = p->len[i];
+    k->cards = p->cards[i];
+    k->below = p->below[i];
+}
+
+static void put_back(Runs *p, int i, const Kept *k) {
+    p->len[i] = k->len;
+    p->cards[i] = k->cards;
+    p->below[i] = k->below;
 }
 
 /* Run i as the single card t. */
@@ -672,11 +696,12 @@ static const Frozen *frozen_after(const Rules *r, const Runs *p, const Frozen *f
     return next;
 }
 
-/* board.Problem._doomed, with `fz` the frozen cards of `cols` while the n stay. */
-static int doomed(const Rules *r, const Runs *cols, const Frozen *fz, int n, uint64_t talon,
+/* board.Problem._doomed, with `fz` the frozen cards of `cols` while the n stay. Each way
+   changes `cols` where it goes and puts them back after. */
+static int doomed(const Rules *r, Runs *cols, const Frozen *fz, int n, uint64_t talon,
                   uint64_t seeds, int depth, int linked) {
     if (n == 1 || !depth) return top_stays(r, cols, fz, n, talon, seeds, linked);
-    int t = r->reserve[n - 1];
+    int t = r->reserve[n - 1], count = cols->count, stays;
     uint64_t frozen = fz->frozen;
     const int *cover = fz->cover;
     if (linked && certain_deadlock(r, cols, frozen, cover)) return 1;
@@ -684,7 +709,7 @@ static int doomed(const Rules *r, const Runs *cols, const Frozen *fz, int n, uin
     uint8_t card = (uint8_t)t;
     uint64_t one[2];
     Made made;
-    Runs p;
+    Kept kept_j, kept_i;
     Frozen next;
     /* t goes up */
     if (!(frozen & suit_below(r, t)) &&
@@ -693,32 +718,38 @@ static int doomed(const Rules *r, const Runs *cols, const Frozen *fz, int n, uin
         return 0;
     /* t goes onto e */
     for (uint64_t x = PARENTS[t] & last; x; x &= x - 1) {
-        int e = __builtin_ctzll(x);
-        p = *cols;
-        int j = put_on(&p, e, &card, 1, &made);
-        if (!doomed(r, &p, frozen_after(r, &p, fz, n, 1u << j, &next), n - 1,
-                    talon & ~(1ULL << e), after, depth - 1, r->certain))
-            return 0;
+        int e = __builtin_ctzll(x), was = run_with(cols, e);
+        if (was >= 0) keep(cols, was, &kept_j);
+        int j = put_on_run(cols, was, e, &card, 1, &made);
+        stays = doomed(r, cols, frozen_after(r, cols, fz, n, 1u << j, &next), n - 1,
+                       talon & ~(1ULL << e), after, depth - 1, r->certain);
+        if (was >= 0) put_back(cols, was, &kept_j);
+        cols->count = count;
+        if (!stays) return 0;
     }
     /* a column empties, and t fills it */
     for (int i = 0; i < 4; i++) {
-        int f = cols->cards[i][0];
+        int f = cols->cards[i][0], c = cover[i];
+        keep(cols, i, &kept_i);
         if (!(frozen >> f & 1)) { /* every card of it goes up */
-            p = *cols;
-            alone(&p, i, &card, one);
-            if (!doomed(r, &p, frozen_after(r, &p, fz, n, 1u << i, &next), n - 1, talon, after,
-                        depth - 1, 0))
-                return 0;
+            alone(cols, i, &card, one);
+            stays = doomed(r, cols, frozen_after(r, cols, fz, n, 1u << i, &next), n - 1, talon,
+                           after, depth - 1, 0);
+            put_back(cols, i, &kept_i);
+            if (!stays) return 0;
         }
         for (uint64_t x = PARENTS[f] & last; x; x &= x - 1) { /* it goes onto e */
-            int e = __builtin_ctzll(x);
-            if (run_with(cols, e) == i) continue;
-            p = *cols;
-            int j = put_on(&p, e, cols->cards[i], cover[i] + 1, &made);
-            alone(&p, i, &card, one);
-            if (!doomed(r, &p, frozen_after(r, &p, fz, n, 1u << j | 1u << i, &next), n - 1,
-                        talon & ~(1ULL << e), after, depth - 1, r->certain))
-                return 0;
+            int e = __builtin_ctzll(x), was = run_with(cols, e);
+            if (was == i) continue;
+            if (was >= 0) keep(cols, was, &kept_j);
+            int j = put_on_run(cols, was, e, kept_i.cards, c + 1, &made);
+            alone(cols, i, &card, one);
+            stays = doomed(r, cols, frozen_after(r, cols, fz, n, 1u << j | 1u << i, &next),
+                           n - 1, talon & ~(1ULL << e), after, depth - 1, r->certain);
+            if (was >= 0) put_back(cols, was, &kept_j);
+            put_back(cols, i, &kept_i);
+            cols->count = count;
+            if (!stays) return 0;
         }
     }
     return 1;
