@@ -462,8 +462,10 @@ static int deadlocked(const Rules *r, const Work *w) {
 
 /* Column cards as the reserve test sees them: runs of cards, the first four of them the
    columns from their first card (the others lie somewhere on top of a column);
-   below[i][k]: run i's cards under index k, as card bits. */
+   below[i][k]: run i's cards under index k, as card bits; `firsts`: the columns' first
+   cards. */
 typedef struct {
+    uint64_t firsts;
     int count;
     int len[MAX_RUNS];
     const uint8_t *cards[MAX_RUNS];
@@ -617,7 +619,8 @@ static int run_with(const Runs *p, int card) {
 /* board._put_on: puts `more` (m cards) on card e, on its run j (`run_with`), cut after it,
    or, if e is in none (j < 0), as a new run on top of some column, e first; the run's
    index. */
-static int put_on_run(Runs *p, int j, int e, const uint8_t *more, int m, Made *made) {
+static inline __attribute__((always_inline)) int put_on_run(Runs *p, int j, int e,
+                                                         const uint8_t *more, int m, Made *made) {
     int q = 0;
     uint64_t *below = made->below;
     below[0] = 0;
@@ -668,8 +671,9 @@ static void put_back(Runs *p, int i, const Kept *k) {
     p->below[i] = k->below;
 }
 
-/* Run i as the single card t. */
+/* Column i as the single card t. */
 static void alone(Runs *p, int i, const uint8_t *t, uint64_t *below) {
+    p->firsts = (p->firsts & ~(1ULL << p->cards[i][0])) | 1ULL << *t;
     below[0] = 0;
     below[1] = 1ULL << *t;
     p->cards[i] = t;
@@ -702,6 +706,7 @@ static int doomed(const Rules *r, Runs *cols, const Frozen *fz, int n, uint64_t 
                   uint64_t seeds, int depth, int linked) {
     if (n == 1 || !depth) return top_stays(r, cols, fz, n, talon, seeds, linked);
     int t = r->reserve[n - 1], count = cols->count, stays;
+    uint64_t firsts = cols->firsts;
     uint64_t frozen = fz->frozen;
     const int *cover = fz->cover;
     if (linked && certain_deadlock(r, cols, frozen, cover)) return 1;
@@ -736,6 +741,7 @@ static int doomed(const Rules *r, Runs *cols, const Frozen *fz, int n, uint64_t 
             stays = doomed(r, cols, frozen_after(r, cols, fz, n, 1u << i, &next), n - 1, talon,
                            after, depth - 1, 0);
             put_back(cols, i, &kept_i);
+            cols->firsts = firsts;
             if (!stays) return 0;
         }
         for (uint64_t x = PARENTS[f] & last; x; x &= x - 1) { /* it goes onto e */
@@ -748,6 +754,7 @@ static int doomed(const Rules *r, Runs *cols, const Frozen *fz, int n, uint64_t 
                            n - 1, talon & ~(1ULL << e), after, depth - 1, r->certain);
             if (was >= 0) put_back(cols, was, &kept_j);
             put_back(cols, i, &kept_i);
+            cols->firsts = firsts;
             cols->count = count;
             if (!stays) return 0;
         }
@@ -1259,12 +1266,14 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
 /* The columns as the reserve test's runs, their masks in `below`. */
 static void columns_as_runs(const Work *w, Runs *cols, uint64_t below[4][53]) {
     cols->count = 4;
+    cols->firsts = 0;
     for (int i = 0; i < 4; i++) {
         cols->len[i] = w->len[i];
         cols->cards[i] = w->col[i];
         cols->below[i] = below[i];
         below[i][0] = 0;
         make_below(w->col[i], 0, w->len[i], below[i]);
+        cols->firsts |= 1ULL << w->col[i][0];
     }
 }
 
@@ -1306,9 +1315,7 @@ static int top_covered(const Rules *r, const Runs *p, int n, int deepest, uint64
                        uint64_t up, uint64_t last, const int *count_in) {
     int count[4];
     memcpy(count, count_in, sizeof count);
-    uint64_t firsts = 0;
-    for (int i = 0; i < 4; i++) firsts |= 1ULL << p->cards[i][0];
-    top_grow(r, p, firsts, talon, &up, &last, count);
+    top_grow(r, p, p->firsts, talon, &up, &last, count);
     int t = r->reserve[n - 1];
     uint64_t bit = 1ULL << t, onto = PARENTS[t] & last;
     int rises = !(suit_below(r, t) & ~up), any = rises;
