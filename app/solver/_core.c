@@ -463,9 +463,9 @@ static int deadlocked(const Rules *r, const Work *w) {
 /* Column cards as the reserve test sees them: runs of cards, the first four of them the
    columns from their first card (the others lie somewhere on top of a column);
    below[i][k]: run i's cards under index k, as card bits; `firsts`: the columns' first
-   cards. */
+   cards; `in`: the cards of all runs (kept by `columns_as_runs` and `doomed`). */
 typedef struct {
-    uint64_t firsts;
+    uint64_t firsts, in;
     int count;
     int len[MAX_RUNS];
     const uint8_t *cards[MAX_RUNS];
@@ -484,11 +484,11 @@ static void make_below(const uint8_t *cards, int from, int to, uint64_t *below) 
 
 /* The frozen cards of a reserve test's moment and each run's highest frozen one: `freeze`'s
    answer. cover[i]: run i's highest frozen card's index (0 if none above its first card);
-   above[i]: run i's cards above it, none of them frozen. */
+   last[i]: run i's cards from it up, none frozen but it (all of them if none is). */
 typedef struct {
     uint64_t frozen;
     int cover[MAX_RUNS];
-    uint64_t above[MAX_RUNS];
+    uint64_t last[MAX_RUNS];
 } Frozen;
 
 /* For `freeze`: run i's highest frozen card is now its cover; the cards under it. */
@@ -496,7 +496,7 @@ static uint64_t cover_run(const Runs *p, int i, Frozen *f) {
     int k = p->len[i] - 1;
     while (!(f->frozen >> p->cards[i][k] & 1)) k--;
     f->cover[i] = k;
-    f->above[i] = p->below[i][p->len[i]] & ~p->below[i][k + 1];
+    f->last[i] = p->below[i][p->len[i]] & ~p->below[i][k];
     return p->below[i][k];
 }
 
@@ -510,13 +510,14 @@ static uint64_t cover_run(const Runs *p, int i, Frozen *f) {
    runs only. */
 static void freeze(const Rules *r, const Runs *p, Frozen *f, unsigned changed) {
     /* After a round no card above a run's cover is frozen, so the next round looks only at
-       the runs above whose cover the round froze a card. */
+       the runs above whose cover the round froze a card (the cover was frozen before). */
     uint64_t added = 0;
     for (; changed; changed &= changed - 1) {
         int i = __builtin_ctz(changed);
+        uint64_t all = p->below[i][p->len[i]];
         f->cover[i] = 0;
-        f->above[i] = p->below[i][p->len[i]] & ~p->below[i][1];
-        if (f->above[i] & f->frozen) added |= cover_run(p, i, f);
+        f->last[i] = all;
+        if (all & ~p->below[i][1] & f->frozen) added |= cover_run(p, i, f);
     }
     for (;;) {
         added &= ~f->frozen;
@@ -527,7 +528,7 @@ static void freeze(const Rules *r, const Runs *p, Frozen *f, unsigned changed) {
         uint64_t fresh = frozen & ~was;
         added = 0;
         for (int i = 0; i < p->count; i++)
-            if (f->above[i] & fresh) added |= cover_run(p, i, f);
+            if (f->last[i] & fresh) added |= cover_run(p, i, f);
     }
 }
 
@@ -569,13 +570,11 @@ static inline __attribute__((always_inline)) uint64_t children_of(uint64_t cards
 /* board.Problem._last_cards: the cards that can be a last card while the frozen ones stay:
    `seeds` that are not under a frozen card, the runs' cards from their highest frozen one
    up, and the talon's cards that fit on one of those (stops early once one is in `stop`). */
-static uint64_t last_cards(const Runs *p, const int *cover, uint64_t seeds, uint64_t talon,
+static uint64_t last_cards(const Runs *p, const Frozen *fz, uint64_t seeds, uint64_t talon,
                            uint64_t stop) {
-    uint64_t last = 0, under = 0;
-    for (int i = 0; i < p->count; i++) {
-        under |= p->below[i][cover[i]];
-        last |= p->below[i][p->len[i]] & ~p->below[i][cover[i]];
-    }
+    uint64_t last = 0;
+    for (int i = 0; i < p->count; i++) last |= fz->last[i];
+    uint64_t under = p->in & ~last;
     last |= seeds & ~under;
     talon &= ~under & ~last;
     for (uint64_t fresh = last; fresh && !(last & stop);) {
@@ -606,7 +605,7 @@ static int top_stays(const Rules *r, const Runs *p, const Frozen *fz, int n, uin
         if (!(frozen >> p->cards[i][0] & 1)) return 0; /* the column can go up */
         exits |= PARENTS[p->cards[i][0]];
     }
-    return !(last_cards(p, cover, seeds, talon, exits) & exits);
+    return !(last_cards(p, fz, seeds, talon, exits) & exits);
 }
 
 /* The run that holds `card`, or -1. */
@@ -706,11 +705,11 @@ static int doomed(const Rules *r, Runs *cols, const Frozen *fz, int n, uint64_t 
                   uint64_t seeds, int depth, int linked) {
     if (n == 1 || !depth) return top_stays(r, cols, fz, n, talon, seeds, linked);
     int t = r->reserve[n - 1], count = cols->count, stays;
-    uint64_t firsts = cols->firsts;
+    uint64_t firsts = cols->firsts, in = cols->in;
     uint64_t frozen = fz->frozen;
     const int *cover = fz->cover;
     if (linked && certain_deadlock(r, cols, frozen, cover)) return 1;
-    uint64_t last = last_cards(cols, cover, seeds, talon, 0), after = last | 1ULL << t;
+    uint64_t last = last_cards(cols, fz, seeds, talon, 0), after = last | 1ULL << t;
     uint8_t card = (uint8_t)t;
     uint64_t one[2];
     Made made;
@@ -726,22 +725,27 @@ static int doomed(const Rules *r, Runs *cols, const Frozen *fz, int n, uint64_t 
         int e = __builtin_ctzll(x), was = run_with(cols, e);
         if (was >= 0) keep(cols, was, &kept_j);
         int j = put_on_run(cols, was, e, &card, 1, &made);
+        cols->in = (was >= 0 ? in & ~kept_j.below[kept_j.len] : in) | made.below[cols->len[j]];
         stays = doomed(r, cols, frozen_after(r, cols, fz, n, 1u << j, &next), n - 1,
                        talon & ~(1ULL << e), after, depth - 1, r->certain);
         if (was >= 0) put_back(cols, was, &kept_j);
         cols->count = count;
+        cols->in = in;
         if (!stays) return 0;
     }
     /* a column empties, and t fills it */
     for (int i = 0; i < 4; i++) {
         int f = cols->cards[i][0], c = cover[i];
         keep(cols, i, &kept_i);
+        uint64_t in_i = (in & ~kept_i.below[kept_i.len]) | 1ULL << t; /* t alone in column i */
         if (!(frozen >> f & 1)) { /* every card of it goes up */
             alone(cols, i, &card, one);
+            cols->in = in_i;
             stays = doomed(r, cols, frozen_after(r, cols, fz, n, 1u << i, &next), n - 1, talon,
                            after, depth - 1, 0);
             put_back(cols, i, &kept_i);
             cols->firsts = firsts;
+            cols->in = in;
             if (!stays) return 0;
         }
         for (uint64_t x = PARENTS[f] & last; x; x &= x - 1) { /* it goes onto e */
@@ -750,11 +754,14 @@ static int doomed(const Rules *r, Runs *cols, const Frozen *fz, int n, uint64_t 
             if (was >= 0) keep(cols, was, &kept_j);
             int j = put_on_run(cols, was, e, kept_i.cards, c + 1, &made);
             alone(cols, i, &card, one);
+            cols->in = (was >= 0 ? in_i & ~kept_j.below[kept_j.len] : in_i) |
+                       made.below[cols->len[j]];
             stays = doomed(r, cols, frozen_after(r, cols, fz, n, 1u << j | 1u << i, &next),
                            n - 1, talon & ~(1ULL << e), after, depth - 1, r->certain);
             if (was >= 0) put_back(cols, was, &kept_j);
             put_back(cols, i, &kept_i);
             cols->firsts = firsts;
+            cols->in = in;
             cols->count = count;
             if (!stays) return 0;
         }
@@ -1266,7 +1273,7 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
 /* The columns as the reserve test's runs, their masks in `below`. */
 static void columns_as_runs(const Work *w, Runs *cols, uint64_t below[4][53]) {
     cols->count = 4;
-    cols->firsts = 0;
+    cols->firsts = cols->in = 0;
     for (int i = 0; i < 4; i++) {
         cols->len[i] = w->len[i];
         cols->cards[i] = w->col[i];
@@ -1274,6 +1281,7 @@ static void columns_as_runs(const Work *w, Runs *cols, uint64_t below[4][53]) {
         below[i][0] = 0;
         make_below(w->col[i], 0, w->len[i], below[i]);
         cols->firsts |= 1ULL << w->col[i][0];
+        cols->in |= below[i][w->len[i]];
     }
 }
 
