@@ -502,7 +502,7 @@ static uint64_t cover_run(const Runs *p, int i, Frozen *f) {
 
 /* board.Problem._freeze: f->frozen closed under "a card under a frozen one, and its suit from
    it up", with the runs in `changed` (bits by run index) looked at afresh and the others'
-   cover and above taken as they are. With every run changed and f->frozen closed under the
+   cover and last taken as they are. With every run changed and f->frozen closed under the
    suits (`frozen_by`), the same as Python's from the start. f may also hold the answer for
    other runs that differ from p only in the runs in `changed`, every card those lost lying
    above its run's highest frozen card (`frozen_after`): every card frozen there is frozen
