@@ -462,8 +462,10 @@ static int deadlocked(const Rules *r, const Work *w) {
 
 /* Column cards as the reserve test sees them: runs of cards, the first four of them the
    columns from their first card (the others lie somewhere on top of a column);
-   below[i][k]: run i's cards under index k, as card bits. */
+   below[i][k]: run i's cards under index k, as card bits; `firsts`: the columns' first
+   cards; `in`: the cards of all runs (kept by `columns_as_runs` and `doomed`). */
 typedef struct {
+    uint64_t firsts, in;
     int count;
     int len[MAX_RUNS];
     const uint8_t *cards[MAX_RUNS];
@@ -480,39 +482,58 @@ static void make_below(const uint8_t *cards, int from, int to, uint64_t *below) 
     for (int k = from; k < to; k++) below[k + 1] = below[k] | 1ULL << cards[k];
 }
 
-/* For `freeze`: run i's highest frozen card is now its cover (`above`: the cards above it);
-   the cards under it. */
-static uint64_t cover_run(const Runs *p, int i, uint64_t frozen, int *cover, uint64_t *above) {
+/* The frozen cards of a reserve test's moment and each run's highest frozen one: `freeze`'s
+   answer. cover[i]: run i's highest frozen card's index (0 if none above its first card);
+   last[i]: run i's cards from it up, none frozen but it (all of them if none is). */
+typedef struct {
+    uint64_t frozen;
+    int cover[MAX_RUNS];
+    uint64_t last[MAX_RUNS];
+} Frozen;
+
+/* For `freeze`: run i's highest frozen card is now its cover; the cards under it. */
+static uint64_t cover_run(const Runs *p, int i, Frozen *f) {
     int k = p->len[i] - 1;
-    while (!(frozen >> p->cards[i][k] & 1)) k--;
-    cover[i] = k;
-    above[i] = p->below[i][p->len[i]] & ~p->below[i][k + 1];
+    while (!(f->frozen >> p->cards[i][k] & 1)) k--;
+    f->cover[i] = k;
+    f->last[i] = p->below[i][p->len[i]] & ~p->below[i][k];
     return p->below[i][k];
 }
 
-/* board.Problem._freeze: `frozen` closed under "a card under a frozen one, and its suit from
-   it up"; cover[i]: run i's highest frozen card's index (0 if none above its first card). */
-static uint64_t freeze(const Rules *r, const Runs *p, uint64_t frozen, int *cover) {
-    /* above[i]: run i's cards above cover[i]. After a round none of them is frozen (cover[i]
-       is then the highest frozen card's index), so the next round looks only at the cards
-       the round froze. */
-    uint64_t above[MAX_RUNS], added = 0;
-    for (int i = 0; i < p->count; i++) { /* the first round: every frozen card is new */
-        cover[i] = 0;
-        above[i] = p->below[i][p->len[i]] & ~p->below[i][1];
-        if (above[i] & frozen) added |= cover_run(p, i, frozen, cover, above);
+/* board.Problem._freeze: f->frozen closed under "a card under a frozen one, and its suit from
+   it up", with the runs in `changed` (bits by run index) looked at afresh and the others'
+   cover and last taken as they are. With every run changed and f->frozen closed under the
+   suits (`frozen_by`), the same as Python's from the start. f may also hold the answer for
+   other runs that differ from p only in the runs in `changed`, every card those lost lying
+   above its run's highest frozen card (`frozen_after`): every card frozen there is frozen
+   here by the same steps, so the closure from it is the same, at the cost of the changed
+   runs only. */
+static void freeze(const Rules *r, const Runs *p, Frozen *f, unsigned changed) {
+    /* After a round no card above a run's cover is frozen, so the next round looks only at
+       the runs above whose cover the round froze a card (the cover was frozen before). */
+    uint64_t added = 0;
+    for (; changed; changed &= changed - 1) {
+        int i = __builtin_ctz(changed);
+        uint64_t all = p->below[i][p->len[i]];
+        f->cover[i] = 0;
+        f->last[i] = all;
+        if (all & ~p->below[i][1] & f->frozen) added |= cover_run(p, i, f);
     }
     for (;;) {
-        added &= ~frozen;
-        if (!added) return frozen;
-        uint64_t was = frozen;
+        added &= ~f->frozen;
+        if (!added) return;
+        uint64_t was = f->frozen, frozen = was;
         for (uint64_t x = added; x; x &= x - 1) frozen |= r->from[__builtin_ctzll(x)];
+        f->frozen = frozen;
         uint64_t fresh = frozen & ~was;
         added = 0;
         for (int i = 0; i < p->count; i++)
-            if (above[i] & fresh) added |= cover_run(p, i, frozen, cover, above);
+            if (f->last[i] & fresh) added |= cover_run(p, i, f);
     }
 }
+
+/* Every run of p, as a bit set for `freeze`. */
+static unsigned all_runs(const Runs *p) { return (1u << p->count) - 1; }
 
 /* board.Problem._certain_deadlock: the cards frozen, or under a frozen one, stay in their
    runs' order until the moment the test speaks of, and after it until they go up; if those
@@ -549,13 +570,11 @@ static inline __attribute__((always_inline)) uint64_t children_of(uint64_t cards
 /* board.Problem._last_cards: the cards that can be a last card while the frozen ones stay:
    `seeds` that are not under a frozen card, the runs' cards from their highest frozen one
    up, and the talon's cards that fit on one of those (stops early once one is in `stop`). */
-static uint64_t last_cards(const Runs *p, const int *cover, uint64_t seeds, uint64_t talon,
+static uint64_t last_cards(const Runs *p, const Frozen *fz, uint64_t seeds, uint64_t talon,
                            uint64_t stop) {
-    uint64_t last = 0, under = 0;
-    for (int i = 0; i < p->count; i++) {
-        under |= p->below[i][cover[i]];
-        last |= p->below[i][p->len[i]] & ~p->below[i][cover[i]];
-    }
+    uint64_t last = 0;
+    for (int i = 0; i < p->count; i++) last |= fz->last[i];
+    uint64_t under = p->in & ~last;
     last |= seeds & ~under;
     talon &= ~under & ~last;
     for (uint64_t fresh = last; fresh && !(last & stop);) {
@@ -572,11 +591,13 @@ static uint64_t suit_below(const Rules *r, int card) {
 }
 
 /* board.Problem._top_stays: whether the reserve's top (of n cards) can never leave, with
-   runs p, the talon's cards and the `seeds` that may be last cards too. */
-static int top_stays(const Rules *r, const Runs *p, int n, uint64_t talon, uint64_t seeds,
-                     int linked) {
-    int t = r->reserve[n - 1], cover[MAX_RUNS];
-    uint64_t frozen = freeze(r, p, r->frozen_by[n], cover);
+   runs p (`fz`: their frozen cards while the n stay), the talon's cards and the `seeds`
+   that may be last cards too. */
+static int top_stays(const Rules *r, const Runs *p, const Frozen *fz, int n, uint64_t talon,
+                     uint64_t seeds, int linked) {
+    int t = r->reserve[n - 1];
+    uint64_t frozen = fz->frozen;
+    const int *cover = fz->cover;
     if (linked && certain_deadlock(r, p, frozen, cover)) return 1;
     if (!(frozen & suit_below(r, t))) return 0; /* t can go up */
     uint64_t exits = PARENTS[t];
@@ -584,7 +605,7 @@ static int top_stays(const Rules *r, const Runs *p, int n, uint64_t talon, uint6
         if (!(frozen >> p->cards[i][0] & 1)) return 0; /* the column can go up */
         exits |= PARENTS[p->cards[i][0]];
     }
-    return !(last_cards(p, cover, seeds, talon, exits) & exits);
+    return !(last_cards(p, fz, seeds, talon, exits) & exits);
 }
 
 /* The run that holds `card`, or -1. */
@@ -594,10 +615,12 @@ static int run_with(const Runs *p, int card) {
     return -1;
 }
 
-/* board._put_on: puts `more` (m cards) on card e, on its run, cut after it, or, if e is in
-   none, as a new run on top of some column, e first. */
-static void put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
-    int j = run_with(p, e), q = 0;
+/* board._put_on: puts `more` (m cards) on card e, on its run j (`run_with`), cut after it,
+   or, if e is in none (j < 0), as a new run on top of some column, e first; the run's
+   index. */
+static inline __attribute__((always_inline)) int put_on_run(Runs *p, int j, int e,
+                                                         const uint8_t *more, int m, Made *made) {
+    int q = 0;
     uint64_t *below = made->below;
     below[0] = 0;
     if (j >= 0) { /* its cards up to e, and their masks, as they are */
@@ -621,10 +644,35 @@ static void put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
     p->cards[j] = made->cards;
     p->below[j] = below;
     p->len[j] = q + 1 + m;
+    return j;
 }
 
-/* Run i as the single card t. */
+static int put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
+    return put_on_run(p, run_with(p, e), e, more, m, made);
+}
+
+/* One run's fields, kept to be put back. */
+typedef struct {
+    int len;
+    const uint8_t *cards;
+    const uint64_t *below;
+} Kept;
+
+static void keep(const Runs *p, int i, Kept *k) {
+    k->len = p->len[i];
+    k->cards = p->cards[i];
+    k->below = p->below[i];
+}
+
+static void put_back(Runs *p, int i, const Kept *k) {
+    p->len[i] = k->len;
+    p->cards[i] = k->cards;
+    p->below[i] = k->below;
+}
+
+/* Column i as the single card t. */
 static void alone(Runs *p, int i, const uint8_t *t, uint64_t *below) {
+    p->firsts = (p->firsts & ~(1ULL << p->cards[i][0])) | 1ULL << *t;
     below[0] = 0;
     below[1] = 1ULL << *t;
     p->cards[i] = t;
@@ -632,45 +680,90 @@ static void alone(Runs *p, int i, const uint8_t *t, uint64_t *below) {
     p->len[i] = 1;
 }
 
-/* board.Problem._doomed */
-static int doomed(const Rules *r, const Runs *cols, int n, uint64_t talon, uint64_t seeds,
-                  int depth, int linked) {
-    if (n == 1 || !depth) return top_stays(r, cols, n, talon, seeds, linked);
-    int t = r->reserve[n - 1], cover[MAX_RUNS];
-    uint64_t frozen = freeze(r, cols, r->frozen_by[n], cover);
+/* The frozen cards `next` of runs p while n - 1 reserve cards stay, p being the runs `cols`
+   (their frozen cards `fz` while n stay) with the runs in `changed` changed by a way the top
+   leaves (`doomed`). When the top's suit from it up is frozen already without it (a lower
+   card of its suit lies deeper in the reserve), n - 1 freeze what n do, and only the
+   changed runs are looked at afresh (`freeze`): a card the way took from a run lay above
+   that run's highest frozen card, so no card was frozen through it. */
+static const Frozen *frozen_after(const Rules *r, const Runs *p, const Frozen *fz, int n,
+                                  unsigned changed, Frozen *next) {
+    if (r->frozen_by[n - 1] == r->frozen_by[n]) {
+        if (!changed) return fz;
+        *next = *fz;
+        freeze(r, p, next, changed);
+    } else {
+        next->frozen = r->frozen_by[n - 1];
+        freeze(r, p, next, all_runs(p));
+    }
+    return next;
+}
+
+/* board.Problem._doomed, with `fz` the frozen cards of `cols` while the n stay. Each way
+   changes `cols` where it goes and puts them back after. */
+static int doomed(const Rules *r, Runs *cols, const Frozen *fz, int n, uint64_t talon,
+                  uint64_t seeds, int depth, int linked) {
+    if (n == 1 || !depth) return top_stays(r, cols, fz, n, talon, seeds, linked);
+    int t = r->reserve[n - 1], count = cols->count, stays;
+    uint64_t firsts = cols->firsts, in = cols->in;
+    uint64_t frozen = fz->frozen;
+    const int *cover = fz->cover;
     if (linked && certain_deadlock(r, cols, frozen, cover)) return 1;
-    uint64_t last = last_cards(cols, cover, seeds, talon, 0), after = last | 1ULL << t;
+    uint64_t last = last_cards(cols, fz, seeds, talon, 0), after = last | 1ULL << t;
     uint8_t card = (uint8_t)t;
     uint64_t one[2];
     Made made;
-    Runs p;
+    Kept kept_j, kept_i;
+    Frozen next;
     /* t goes up */
-    if (!(frozen & suit_below(r, t)) && !doomed(r, cols, n - 1, talon, last, depth - 1, 0))
+    if (!(frozen & suit_below(r, t)) &&
+        !doomed(r, cols, frozen_after(r, cols, fz, n, 0, &next), n - 1, talon, last, depth - 1,
+                0))
         return 0;
     /* t goes onto e */
     for (uint64_t x = PARENTS[t] & last; x; x &= x - 1) {
-        int e = __builtin_ctzll(x);
-        p = *cols;
-        put_on(&p, e, &card, 1, &made);
-        if (!doomed(r, &p, n - 1, talon & ~(1ULL << e), after, depth - 1, r->certain))
-            return 0;
+        int e = __builtin_ctzll(x), was = run_with(cols, e);
+        if (was >= 0) keep(cols, was, &kept_j);
+        int j = put_on_run(cols, was, e, &card, 1, &made);
+        cols->in = (was >= 0 ? in & ~kept_j.below[kept_j.len] : in) | made.below[cols->len[j]];
+        stays = doomed(r, cols, frozen_after(r, cols, fz, n, 1u << j, &next), n - 1,
+                       talon & ~(1ULL << e), after, depth - 1, r->certain);
+        if (was >= 0) put_back(cols, was, &kept_j);
+        cols->count = count;
+        cols->in = in;
+        if (!stays) return 0;
     }
     /* a column empties, and t fills it */
     for (int i = 0; i < 4; i++) {
-        int f = cols->cards[i][0];
+        int f = cols->cards[i][0], c = cover[i];
+        keep(cols, i, &kept_i);
+        uint64_t in_i = (in & ~kept_i.below[kept_i.len]) | 1ULL << t; /* t alone in column i */
         if (!(frozen >> f & 1)) { /* every card of it goes up */
-            p = *cols;
-            alone(&p, i, &card, one);
-            if (!doomed(r, &p, n - 1, talon, after, depth - 1, 0)) return 0;
+            alone(cols, i, &card, one);
+            cols->in = in_i;
+            stays = doomed(r, cols, frozen_after(r, cols, fz, n, 1u << i, &next), n - 1, talon,
+                           after, depth - 1, 0);
+            put_back(cols, i, &kept_i);
+            cols->firsts = firsts;
+            cols->in = in;
+            if (!stays) return 0;
         }
         for (uint64_t x = PARENTS[f] & last; x; x &= x - 1) { /* it goes onto e */
-            int e = __builtin_ctzll(x);
-            if (run_with(cols, e) == i) continue;
-            p = *cols;
-            put_on(&p, e, cols->cards[i], cover[i] + 1, &made);
-            alone(&p, i, &card, one);
-            if (!doomed(r, &p, n - 1, talon & ~(1ULL << e), after, depth - 1, r->certain))
-                return 0;
+            int e = __builtin_ctzll(x), was = run_with(cols, e);
+            if (was == i) continue;
+            if (was >= 0) keep(cols, was, &kept_j);
+            int j = put_on_run(cols, was, e, kept_i.cards, c + 1, &made);
+            alone(cols, i, &card, one);
+            cols->in = (was >= 0 ? in_i & ~kept_j.below[kept_j.len] : in_i) |
+                       made.below[cols->len[j]];
+            stays = doomed(r, cols, frozen_after(r, cols, fz, n, 1u << j | 1u << i, &next),
+                           n - 1, talon & ~(1ULL << e), after, depth - 1, r->certain);
+            if (was >= 0) put_back(cols, was, &kept_j);
+            put_back(cols, i, &kept_i);
+            cols->firsts = firsts;
+            cols->in = in;
+            cols->count = count;
+            if (!stays) return 0;
         }
     }
     return 1;
@@ -1180,12 +1273,15 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
 /* The columns as the reserve test's runs, their masks in `below`. */
 static void columns_as_runs(const Work *w, Runs *cols, uint64_t below[4][53]) {
     cols->count = 4;
+    cols->firsts = cols->in = 0;
     for (int i = 0; i < 4; i++) {
         cols->len[i] = w->len[i];
         cols->cards[i] = w->col[i];
         cols->below[i] = below[i];
         below[i][0] = 0;
         make_below(w->col[i], 0, w->len[i], below[i]);
+        cols->firsts |= 1ULL << w->col[i][0];
+        cols->in |= below[i][w->len[i]];
     }
 }
 
@@ -1227,9 +1323,7 @@ static int top_covered(const Rules *r, const Runs *p, int n, int deepest, uint64
                        uint64_t up, uint64_t last, const int *count_in) {
     int count[4];
     memcpy(count, count_in, sizeof count);
-    uint64_t firsts = 0;
-    for (int i = 0; i < 4; i++) firsts |= 1ULL << p->cards[i][0];
-    top_grow(r, p, firsts, talon, &up, &last, count);
+    top_grow(r, p, p->firsts, talon, &up, &last, count);
     int t = r->reserve[n - 1];
     uint64_t bit = 1ULL << t, onto = PARENTS[t] & last;
     int rises = !(suit_below(r, t) & ~up), any = rises;
@@ -1333,7 +1427,11 @@ static int reserve_stuck(const Rules *r, const Work *w) {
     uint64_t below[4][53];
     columns_as_runs(w, &cols, below);
     int stay = n - 1 - r->lookahead;
-    return doomed(r, &cols, n, talon_in_reach(r, w, stay > 0 ? stay : 0), 0, r->lookahead, 0);
+    Frozen fz;
+    fz.frozen = r->frozen_by[n];
+    freeze(r, &cols, &fz, all_runs(&cols));
+    return doomed(r, &cols, &fz, n, talon_in_reach(r, w, stay > 0 ? stay : 0), 0, r->lookahead,
+                  0);
 }
 
 /* board.Problem._stays_on: whether card c (-1: none), lying on p, stays on it until L */
