@@ -904,13 +904,16 @@ typedef struct {
 #define CLOSED_RESERVE_AT 22
 #define CLOSED_ROOM 26
 #define CLOSED_RESERVE 3 /* board.CLOSED_RESERVE */
+#define CLOSED_RESERVE_DRAW_1 4 /* board.CLOSED_RESERVE_DRAW_1 */
+#define CLOSED_TALON_DRAW_1 20 /* board.CLOSED_TALON_DRAW_1 */
+#define CLOSED_LEVELS 4 /* the most reserve cards of either */
 typedef struct {
     uint64_t salt, talon;
     uint32_t rest;
     int32_t answer; /* 0: empty, 1: not lost, 2: lost */
 } ClosedMemo;
 static _Thread_local ClosedMemo *closed_memo;
-static _Thread_local ClosedSet closed_sets[CLOSED_RESERVE + 1];
+static _Thread_local ClosedSet closed_sets[CLOSED_LEVELS + 1];
 
 static uint64_t closed_hash(uint64_t talon, uint32_t rest) {
     uint64_t h = (talon ^ ((uint64_t)rest << 40 | rest)) * 0x9e3779b97f4a7c15ULL;
@@ -982,7 +985,7 @@ static int closed_add(ClosedSet *set, uint64_t talon, uint32_t rest, size_t coun
 static void closed_release(void) {
     free(closed_memo);
     closed_memo = NULL;
-    for (int level = 0; level <= CLOSED_RESERVE; level++) {
+    for (int level = 0; level <= CLOSED_LEVELS; level++) {
         ClosedSet *set = &closed_sets[level];
         free(set->seen);
         free(set->all);
@@ -1115,7 +1118,8 @@ static int closed_game_lost(const Rules *r, const Work *w) {
                                w->found[3] << 12 | w->pointer << CLOSED_POINTER |
                                w->reserve << CLOSED_RESERVE_AT |
                                (room < 52 ? room : 52) << CLOSED_ROOM);
-    if (w->reserve && (w->reserve > CLOSED_RESERVE || r->draw != 3)) return 0;
+    if (w->reserve > (r->draw == 3 ? CLOSED_RESERVE : CLOSED_RESERVE_DRAW_1)) return 0;
+    if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1) return 0;
     return closed_lost(r, w->talon, rest, w->reserve);
 }
 
