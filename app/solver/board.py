@@ -767,16 +767,13 @@ class Problem:
                     if not self._closed_lost(t, p, g, room, count - 1):
                         memo[first] = False
                         return False
+            # The moves up last, so taken first: a game that can be won is won in fewer
+            # states (a lost one is searched in full in any order).
             nexts: list[tuple[bytes, int, Foundations, int, int]] = []
+            ups: list[tuple[bytes, int, Foundations, int, int]] = []
             for suit in range(4):
-                lst = list(f)
-                if f[suit] < 13:
-                    card = suit * 13 + (start + f[suit]) % 13
-                    if held & _BIT[card]:  # a column card up
-                        lst[suit] += 1
-                        nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room, count))
-                        lst[suit] -= 1
                 if f[suit]:  # a foundation's top down into the columns
+                    lst = list(f)
                     lst[suit] -= 1
                     nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room, count))
             for q, _, _ in self.reach(p, len(t), self.rules.passes or 0):
@@ -786,8 +783,14 @@ class Problem:
                 if f[suit] < 13 and (start + f[suit]) % 13 == card % 13:
                     lst = list(f)
                     lst[suit] += 1
-                    nexts.append((rest, q - 1, (lst[0], lst[1], lst[2], lst[3]), room, count))
+                    ups.append((rest, q - 1, (lst[0], lst[1], lst[2], lst[3]), room, count))
                 nexts.append((rest, q - 1, f, room, count))  # into the columns
+            for suit in range(4):
+                if f[suit] < 13 and held & _BIT[suit * 13 + (start + f[suit]) % 13]:
+                    lst = list(f)  # a column card up
+                    lst[suit] += 1
+                    ups.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room, count))
+            nexts += ups
             for there in nexts:
                 if there in seen:
                     continue
