@@ -1122,7 +1122,8 @@ static int closed_game_lost(const Rules *r, const Work *w) {
                                w->reserve << CLOSED_RESERVE_AT |
                                (room < 52 ? room : 52) << CLOSED_ROOM);
     if (w->reserve > (r->draw == 3 ? CLOSED_RESERVE : CLOSED_RESERVE_DRAW_1)) return 0;
-    if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1) return 0;
+    if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1)
+        return 0;
     return closed_lost(r, w->talon, rest, w->reserve);
 }
 
