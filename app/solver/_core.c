@@ -997,13 +997,16 @@ typedef struct {
 #define CLOSED_RESERVE_AT 22
 #define CLOSED_ROOM 26
 #define CLOSED_RESERVE 3 /* board.CLOSED_RESERVE */
+#define CLOSED_RESERVE_DRAW_1 4 /* board.CLOSED_RESERVE_DRAW_1 */
+#define CLOSED_TALON_DRAW_1 20 /* board.CLOSED_TALON_DRAW_1 */
+#define CLOSED_LEVELS 4 /* the most reserve cards of either */
 typedef struct {
     uint64_t salt, talon;
     uint32_t rest;
     int32_t answer; /* 0: empty, 1: not lost, 2: lost */
 } ClosedMemo;
 static _Thread_local ClosedMemo *closed_memo;
-static _Thread_local ClosedSet closed_sets[CLOSED_RESERVE + 1];
+static _Thread_local ClosedSet closed_sets[CLOSED_LEVELS + 1];
 
 static uint64_t closed_hash(uint64_t talon, uint32_t rest) {
     uint64_t h = (talon ^ ((uint64_t)rest << 40 | rest)) * 0x9e3779b97f4a7c15ULL;
@@ -1075,7 +1078,7 @@ static int closed_add(ClosedSet *set, uint64_t talon, uint32_t rest, size_t coun
 static void closed_release(void) {
     free(closed_memo);
     closed_memo = NULL;
-    for (int level = 0; level <= CLOSED_RESERVE; level++) {
+    for (int level = 0; level <= CLOSED_LEVELS; level++) {
         ClosedSet *set = &closed_sets[level];
         free(set->seen);
         free(set->all);
@@ -1107,17 +1110,16 @@ static int closed_cards(const Rules *r, Closed here, uint64_t on_reserve, uint8_
     return size;
 }
 
-/* The closed game's moves from `here` that keep the reserve: a column card up, a
-   foundation's top down, a waste top up or into the columns; into `next`, their number
-   returned. */
+/* The closed game's moves from `here` that keep the reserve: a foundation's top down, a
+   waste top into the columns or up, a column card up; into `next`, their number returned.
+   The moves up come last, so `closed_lost` takes them first: a game that can be won is
+   won in fewer states (a lost one is searched in full in any order). */
 static int closed_moves(const Rules *r, Closed here, const uint8_t f[4], const uint8_t *cards,
                         int size, uint64_t held, Closed *next) {
-    int n = 0, start = r->start_rank;
-    for (int suit = 0; suit < 4; suit++) {
-        if (f[suit] < 13 && held >> (suit * 13 + (start + f[suit]) % 13) & 1)
-            next[n++] = (Closed){here.talon, here.rest + (1U << 4 * suit)};
+    int n = 0, u = 0, start = r->start_rank;
+    Closed ups[4 + 64]; /* the moves up, last: searched first */
+    for (int suit = 0; suit < 4; suit++)
         if (f[suit]) next[n++] = (Closed){here.talon, here.rest - (1U << 4 * suit)};
-    }
     Reach reached[64];
     int pointer = (int)(here.rest >> CLOSED_POINTER & 0x3f);
     int k = reach(r, pointer, size, r->passes, reached);
@@ -1131,9 +1133,13 @@ static int closed_moves(const Rules *r, Closed here, const uint8_t f[4], const u
                                                                          << CLOSED_POINTER;
         int suit = card / 13;
         if (f[suit] < 13 && (start + f[suit]) % 13 == card % 13)
-            next[n++] = (Closed){left, moved + (1U << 4 * suit)};
+            ups[u++] = (Closed){left, moved + (1U << 4 * suit)};
         next[n++] = (Closed){left, moved}; /* into the columns */
     }
+    for (int suit = 0; suit < 4; suit++)
+        if (f[suit] < 13 && held >> (suit * 13 + (start + f[suit]) % 13) & 1)
+            ups[u++] = (Closed){here.talon, here.rest + (1U << 4 * suit)};
+    for (int x = 0; x < u; x++) next[n++] = ups[x];
     return n;
 }
 
@@ -1208,7 +1214,9 @@ static int closed_game_lost(const Rules *r, const Work *w) {
                                w->found[3] << 12 | w->pointer << CLOSED_POINTER |
                                w->reserve << CLOSED_RESERVE_AT |
                                (room < 52 ? room : 52) << CLOSED_ROOM);
-    if (w->reserve && (w->reserve > CLOSED_RESERVE || r->draw != 3)) return 0;
+    if (w->reserve > (r->draw == 3 ? CLOSED_RESERVE : CLOSED_RESERVE_DRAW_1)) return 0;
+    if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1)
+        return 0;
     return closed_lost(r, w->talon, rest, w->reserve);
 }
 

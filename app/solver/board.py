@@ -83,8 +83,16 @@ _SLOT = [
     next(i for i in range(26) if (12 - i) % 13 == c % 13 and i % 2 == _RED[c]) for c in range(52)
 ]
 # The closed game of the last pass is played with at most this many reserve cards left
-# (`Problem.closed_game_lost`).
+# (`Problem.closed_game_lost`): under draw 3 `CLOSED_RESERVE`; under draw 1
+# `CLOSED_RESERVE_DRAW_1`, and only with at most `CLOSED_TALON_DRAW_1` talon cards left
+# (under draw 1 every talon card is a waste top to reach, so its states grow fast with
+# the talon: app draw 1 with three passes, deal 393, the first million nodes, one
+# thread: its lost games with 1-3 reserve cards left over 21-26 talon cards were a ninth of
+# them, 28 to 490 states each on average, and took 4.4 million states, those over 8-20
+# cards 2.9).
 CLOSED_RESERVE = 3
+CLOSED_RESERVE_DRAW_1 = 4
+CLOSED_TALON_DRAW_1 = 20
 # How many parts the columns can be in: four columns, each a run unless a card lies on
 # one it does not fit on (`columns_cannot_hold`).
 COLUMNS = 4
@@ -678,7 +686,9 @@ class Problem:
 
     def closed_game_lost(self, state: State) -> bool:
         """In the last pass of limited passes (where `plays_closed_game`) with the reserve
-        empty, or under draw 3 with at most `CLOSED_RESERVE` reserve cards left: a proof
+        empty, or with a few reserve cards left (under draw 3 at most `CLOSED_RESERVE`,
+        under draw 1 at most `CLOSED_RESERVE_DRAW_1` with at most `CLOSED_TALON_DRAW_1`
+        talon cards left): a proof
         that the state cannot be won because the talon (and the reserve) cannot be played
         out while the columns hold what they must (False says nothing).
 
@@ -696,11 +706,14 @@ class Problem:
         can the state (`_closed_lost`). It proves at once the re-split arrangements of the
         same runs that the search enters one by one (bench/resplits.py). With reserve cards
         left, the reserve is one more pile, whose top goes up or into the columns
-        (`_closed_lost` with a count; measured under app draw 3 only, so only there).
+        (`_closed_lost` with a count), under draw 1 as under draw 3: the waste is a pile
+        either way, and `reach` gives its tops.
         """
         if not self.plays_closed_game or state[5] < (self.rules.passes or 0) or not state[1]:
             return False
-        if state[3] and (state[3] > CLOSED_RESERVE or self.rules.draw != 3):
+        if state[3] > (CLOSED_RESERVE if self.rules.draw == 3 else CLOSED_RESERVE_DRAW_1):
+            return False
+        if state[3] and self.rules.draw == 1 and len(state[1]) > CLOSED_TALON_DRAW_1:
             return False
         room = COLUMNS + _breaks(state[0])
         return self._closed_lost(state[1], state[2], state[4], room, state[3])
@@ -754,16 +767,13 @@ class Problem:
                     if not self._closed_lost(t, p, g, room, count - 1):
                         memo[first] = False
                         return False
+            # The moves up last, so taken first: a game that can be won is won in fewer
+            # states (a lost one is searched in full in any order).
             nexts: list[tuple[bytes, int, Foundations, int, int]] = []
+            ups: list[tuple[bytes, int, Foundations, int, int]] = []
             for suit in range(4):
-                lst = list(f)
-                if f[suit] < 13:
-                    card = suit * 13 + (start + f[suit]) % 13
-                    if held & _BIT[card]:  # a column card up
-                        lst[suit] += 1
-                        nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room, count))
-                        lst[suit] -= 1
                 if f[suit]:  # a foundation's top down into the columns
+                    lst = list(f)
                     lst[suit] -= 1
                     nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room, count))
             for q, _, _ in self.reach(p, len(t), self.rules.passes or 0):
@@ -773,8 +783,14 @@ class Problem:
                 if f[suit] < 13 and (start + f[suit]) % 13 == card % 13:
                     lst = list(f)
                     lst[suit] += 1
-                    nexts.append((rest, q - 1, (lst[0], lst[1], lst[2], lst[3]), room, count))
+                    ups.append((rest, q - 1, (lst[0], lst[1], lst[2], lst[3]), room, count))
                 nexts.append((rest, q - 1, f, room, count))  # into the columns
+            for suit in range(4):
+                if f[suit] < 13 and held & _BIT[suit * 13 + (start + f[suit]) % 13]:
+                    lst = list(f)  # a column card up
+                    lst[suit] += 1
+                    ups.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room, count))
+            nexts += ups
             for there in nexts:
                 if there in seen:
                     continue

@@ -12,6 +12,7 @@ from app.solver import Budget, Verdict
 from app.solver import search as search_module
 from app.solver.board import (
     CLOSED_RESERVE,
+    CLOSED_RESERVE_DRAW_1,
     COLUMNS,
     Foundations,
     Problem,
@@ -282,11 +283,85 @@ def test_the_core_searches_small_positions_like_python_with_the_reserve_game(
     assert core.verdict is (Verdict.WON if winnable else Verdict.UNWINNABLE)
 
 
-def test_the_core_plays_the_closed_game_with_reserve_cards_left_like_python() -> None:
-    """State by state around the winning lines of app draw 3 three-pass deals, with up to
-    `CLOSED_RESERVE` reserve cards left, the core gives Python's answer, asked twice."""
+# The rule sets of app draw 1 with a pass limit (any run moves or another tableau mode, cards
+# back from the foundations): the reserve's closed game runs there too.
+DRAW_1 = [
+    rules
+    for rules in every_rules()
+    if rules.passes is not None and rules.draw == 1 and rules.foundation_to_tableau
+]
+
+
+def _draw_1_reserve_sample(seed: int, hard: bool) -> tuple[Rules, Position]:
+    """As `_reserve_sample`, under draw 1 with cards back from the foundations."""
+    rules = DRAW_1[seed % len(DRAW_1)]
+    rng = random.Random(f"closed-reserve-1/{seed}")
+    if hard:
+        out, suits, trap = rng.randint(14, 24), rng.randint(3, 4), 0.5
+    else:
+        out, suits, trap = rng.randint(10, 18), rng.randint(2, 4), 0.3
+    return rules, small_position(rng, rules, out=out, reserve=5, suits=suits, trap=trap)
+
+
+# Found by a sweep (seeds 0-200 hard and 0-300 easy, every state of the positions with at
+# most 4,000, each known won or lost by the engine's own moves; no state the test proved
+# lost was winnable, and the core always agreed): the hard ones hold lost states the test
+# proves with reserve cards left (none of them before it ran under draw 1), the easy ones
+# winnable states that `_UpOnly` proves lost.
+DRAW_1_RESERVE_SAMPLES = [
+    (198, True),
+    (96, True),
+    (60, True),
+    (78, True),
+    (15, False),
+    (83, False),
+    (86, False),
+    (151, False),
+]
+
+
+def test_the_closed_game_with_reserve_cards_left_proves_only_lost_states_under_draw_1() -> None:
+    """As the test above under draw 1 (app draw 1 with three passes: the waste a pile in the
+    last pass, each stock card reached by drawing the ones before it onto it): the states
+    it proves lost with reserve cards left are lost, the core proves the same ones, and
+    `_UpOnly` would prove winnable states lost."""
+    counts = [
+        _judged(*_draw_1_reserve_sample(seed, hard), _UpOnly, limit=4_000, reserve_left=True)
+        for seed, hard in DRAW_1_RESERVE_SAMPLES
+    ]
+    fired, winnable_seen, wrong = (sum(column) for column in zip(*counts, strict=True))
+    assert fired > 300 and winnable_seen > 40
+    assert wrong > 15
+
+
+@pytest.mark.parametrize("seed,hard", DRAW_1_RESERVE_SAMPLES[:2] + DRAW_1_RESERVE_SAMPLES[-2:])
+def test_the_core_searches_small_draw_1_positions_like_python_with_the_reserve_game(
+    seed: int, hard: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Some of the draw 1 small positions above, solved by the core and by Python: the same
+    verdict (the engine's) in the same nodes."""
+    rules, position = _draw_1_reserve_sample(seed, hard)
+    winnable = any(w for _, w in every_state(position, rules, limit=4_000)[:1])
+    budget = Budget(nodes=200_000, seconds=120)
+    core = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    monkeypatch.setenv("CANFIELD_SOLVER", "python")
+    reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
+    assert core.verdict is (Verdict.WON if winnable else Verdict.UNWINNABLE)
+
+
+@pytest.mark.parametrize(
+    ("token", "reserve", "deals", "every"),
+    [("D3P3", CLOSED_RESERVE, 4, 16), ("D1P3", CLOSED_RESERVE_DRAW_1, 8, 4)],
+)
+def test_the_core_plays_the_closed_game_with_reserve_cards_left_like_python(
+    token: str, reserve: int, deals: int, every: int
+) -> None:
+    """State by state around the winning lines of app draw 3 and draw 1 three-pass deals,
+    with up to `CLOSED_RESERVE` (draw 3) or `CLOSED_RESERVE_DRAW_1` reserve cards left, the
+    core gives Python's answer, asked twice."""
     answers = []
-    for problem, states in _bare_walks("D3P3", deals=4, every=16, reserve=CLOSED_RESERVE):
+    for problem, states in _bare_walks(token, deals=deals, every=every, reserve=reserve):
         core = core_of(problem)
         for state in states:
             if not state[3]:
