@@ -4,6 +4,7 @@ a few reserve cards left: sound, the same in the core, and what it proves."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -226,11 +227,13 @@ def test_app_draw_3_deal_66_is_proved_lost_in_few_nodes() -> None:
     assert solution.verdict is Verdict.UNWINNABLE
 
 
-def _reserve_sample(seed: int, hard: bool) -> tuple[Rules, Position]:
+def _reserve_sample(
+    seed: int, hard: bool, among: list[Rules] = COUNTED, tag: str = "closed-reserve"
+) -> tuple[Rules, Position]:
     """A small position with up to five reserve cards under a rule set where the closed game
-    runs: `hard` ones have more cards out and more often a trap (mostly lost)."""
-    rules = COUNTED[seed % len(COUNTED)]
-    rng = random.Random(f"closed-reserve/{seed}")
+    runs (`among`): `hard` ones have more cards out and more often a trap (mostly lost)."""
+    rules = among[seed % len(among)]
+    rng = random.Random(f"{tag}/{seed}")
     if hard:
         out, suits, trap = rng.randint(14, 24), rng.randint(3, 4), 0.5
     else:
@@ -253,27 +256,20 @@ class _UpOnly(Problem):
         return ways[:1] if len(ways) == 2 else []
 
 
-def test_the_closed_game_with_reserve_cards_left_proves_only_lost_states() -> None:
-    """Every state with reserve cards left reachable from small positions, each known won
-    or lost by the engine's own moves: the states the closed game proves lost are lost, the
-    core proves the same ones, and if the reserve's top could not go into the columns
-    (`_UpOnly`) it would prove winnable states lost (so this test can fail)."""
-    counts = [
-        _judged(*_reserve_sample(seed, hard), _UpOnly, limit=4_000, reserve_left=True)
-        for seed, hard in RESERVE_SAMPLES
-    ]
-    fired, winnable_seen, wrong = (sum(column) for column in zip(*counts, strict=True))
-    assert fired > 60 and winnable_seen > 100
-    assert wrong > 50
-
-
 @pytest.mark.parametrize("seed,hard", RESERVE_SAMPLES)
 def test_the_core_searches_small_positions_like_python_with_the_reserve_game(
     seed: int, hard: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The small positions above, solved by the core and by Python: the same verdict (the
     engine's) in the same nodes."""
-    rules, position = _reserve_sample(seed, hard)
+    _core_searches_like_python(*_reserve_sample(seed, hard), monkeypatch)
+
+
+def _core_searches_like_python(
+    rules: Rules, position: Position, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The position solved by the core and by Python: the same verdict (the engine's) in
+    the same nodes."""
     winnable = any(w for _, w in every_state(position, rules, limit=4_000)[:1])
     budget = Budget(nodes=200_000, seconds=120)
     core = Solver(Problem.of(position, rules)).solve_position(position, budget)
@@ -294,13 +290,7 @@ DRAW_1 = [
 
 def _draw_1_reserve_sample(seed: int, hard: bool) -> tuple[Rules, Position]:
     """As `_reserve_sample`, under draw 1 with cards back from the foundations."""
-    rules = DRAW_1[seed % len(DRAW_1)]
-    rng = random.Random(f"closed-reserve-1/{seed}")
-    if hard:
-        out, suits, trap = rng.randint(14, 24), rng.randint(3, 4), 0.5
-    else:
-        out, suits, trap = rng.randint(10, 18), rng.randint(2, 4), 0.3
-    return rules, small_position(rng, rules, out=out, reserve=5, suits=suits, trap=trap)
+    return _reserve_sample(seed, hard, DRAW_1, "closed-reserve-1")
 
 
 # Found by a sweep (seeds 0-200 hard and 0-300 easy, every state of the positions with at
@@ -320,18 +310,32 @@ DRAW_1_RESERVE_SAMPLES = [
 ]
 
 
-def test_the_closed_game_with_reserve_cards_left_proves_only_lost_states_under_draw_1() -> None:
-    """As the test above under draw 1 (app draw 1 with three passes: the waste a pile in the
-    last pass, each stock card reached by drawing the ones before it onto it): the states
-    it proves lost with reserve cards left are lost, the core proves the same ones, and
-    `_UpOnly` would prove winnable states lost."""
+@pytest.mark.parametrize(
+    ("sample", "samples", "least"),
+    [
+        (_reserve_sample, RESERVE_SAMPLES, (60, 100, 50)),
+        (_draw_1_reserve_sample, DRAW_1_RESERVE_SAMPLES, (300, 40, 15)),
+    ],
+    ids=["draw 3", "draw 1"],
+)
+def test_the_closed_game_with_reserve_cards_left_proves_only_lost_states(
+    sample: Callable[[int, bool], tuple[Rules, Position]],
+    samples: list[tuple[int, bool]],
+    least: tuple[int, int, int],
+) -> None:
+    """Every state with reserve cards left reachable from small positions (under draw 3,
+    and under draw 1: the waste a pile in the last pass, each stock card reached by drawing
+    the ones before it onto it), each known won or lost by the engine's own moves: the
+    states the closed game proves lost are lost, the core proves the same ones, and if the
+    reserve's top could not go into the columns (`_UpOnly`) it would prove winnable states
+    lost (so this test can fail)."""
     counts = [
-        _judged(*_draw_1_reserve_sample(seed, hard), _UpOnly, limit=4_000, reserve_left=True)
-        for seed, hard in DRAW_1_RESERVE_SAMPLES
+        _judged(*sample(seed, hard), _UpOnly, limit=4_000, reserve_left=True)
+        for seed, hard in samples
     ]
     fired, winnable_seen, wrong = (sum(column) for column in zip(*counts, strict=True))
-    assert fired > 300 and winnable_seen > 40
-    assert wrong > 15
+    assert fired > least[0] and winnable_seen > least[1]
+    assert wrong > least[2]
 
 
 @pytest.mark.parametrize("seed,hard", DRAW_1_RESERVE_SAMPLES[:2] + DRAW_1_RESERVE_SAMPLES[-2:])
@@ -340,14 +344,7 @@ def test_the_core_searches_small_draw_1_positions_like_python_with_the_reserve_g
 ) -> None:
     """Some of the draw 1 small positions above, solved by the core and by Python: the same
     verdict (the engine's) in the same nodes."""
-    rules, position = _draw_1_reserve_sample(seed, hard)
-    winnable = any(w for _, w in every_state(position, rules, limit=4_000)[:1])
-    budget = Budget(nodes=200_000, seconds=120)
-    core = Solver(Problem.of(position, rules)).solve_position(position, budget)
-    monkeypatch.setenv("CANFIELD_SOLVER", "python")
-    reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
-    assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
-    assert core.verdict is (Verdict.WON if winnable else Verdict.UNWINNABLE)
+    _core_searches_like_python(*_draw_1_reserve_sample(seed, hard), monkeypatch)
 
 
 @pytest.mark.parametrize(
