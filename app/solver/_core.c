@@ -1013,23 +1013,27 @@ static uint64_t closed_hash(uint64_t talon, uint32_t rest) {
     return h ^ h >> 29;
 }
 
-/* The table's slot for a state, or NULL when it cannot be made (then nothing is known). */
-static ClosedMemo *closed_slot(const Rules *r, uint64_t talon, uint32_t rest) {
-    if (!closed_memo && !(closed_memo = calloc(CLOSED_MEMO, sizeof *closed_memo))) return NULL;
-    return &closed_memo[(closed_hash(talon, rest) ^ r->salt) >> 16 & (CLOSED_MEMO - 1)];
+/* This thread's table, made when first asked; NULL when it cannot be made (then nothing is
+   known). Found once a search (`closed_lost`). */
+static ClosedMemo *closed_table(void) {
+    if (!closed_memo) closed_memo = calloc(CLOSED_MEMO, sizeof *closed_memo);
+    return closed_memo;
 }
 
 /* The memo's answer: 1 lost, 0 won, -1 not known. */
-static int closed_known(const Rules *r, uint64_t talon, uint32_t rest) {
-    ClosedMemo *m = closed_slot(r, talon, rest);
-    return m && m->answer && m->talon == talon && m->rest == rest && m->salt == r->salt
+static int closed_known(const ClosedMemo *memo, const Rules *r, uint64_t talon, uint32_t rest) {
+    if (!memo) return -1;
+    const ClosedMemo *m = &memo[(closed_hash(talon, rest) ^ r->salt) >> 16 & (CLOSED_MEMO - 1)];
+    return m->answer && m->talon == talon && m->rest == rest && m->salt == r->salt
                ? m->answer - 1
                : -1;
 }
 
-static void closed_remember(const Rules *r, uint64_t talon, uint32_t rest, int lost) {
-    ClosedMemo *m = closed_slot(r, talon, rest);
-    if (m) *m = (ClosedMemo){r->salt, talon, rest, lost + 1};
+static void closed_remember(ClosedMemo *memo, const Rules *r, uint64_t talon, uint32_t rest,
+                            int lost) {
+    if (memo)
+        memo[(closed_hash(talon, rest) ^ r->salt) >> 16 & (CLOSED_MEMO - 1)] =
+            (ClosedMemo){r->salt, talon, rest, lost + 1};
 }
 
 /* Starts a new search's set. */
@@ -1147,9 +1151,13 @@ static int closed_moves(const Rules *r, Closed here, const uint8_t f[4], const u
    `rest` too): searched in full, in the set of its own count, each move of the reserve's top
    asking the game with one card fewer. */
 static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level) {
-    int known = closed_known(r, talon, rest);
+    ClosedMemo *memo = closed_table();
+    int known = closed_known(memo, r, talon, rest);
     if (known >= 0) return known;
     ClosedSet *set = &closed_sets[level];
+    /* Opaque to the compiler, so that it keeps the two pointers rather than finding them
+       again in the loop: each thread-local access in this shared library is a call. */
+    __asm__("" : "+r"(set), "+r"(memo));
     closed_begin(set);
     if (closed_add(set, talon, rest, 0) < 1) return 0;
     size_t count = 1;
@@ -1164,7 +1172,7 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
         uint64_t held;
         int size = closed_cards(r, here, on_reserve, f, cards, &held);
         if (f[0] + f[1] + f[2] + f[3] == 52) {
-            closed_remember(r, talon, rest, 0);
+            closed_remember(memo, r, talon, rest, 0);
             return 0;
         }
         if (runs_held(held) > room) continue; /* never a state of the real game */
@@ -1177,7 +1185,7 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
         if (level) ways[w++] = fewer;
         for (int x = 0; x < w; x++) {
             if (!closed_lost(r, here.talon, ways[x], level - 1)) {
-                closed_remember(r, talon, rest, 0);
+                closed_remember(memo, r, talon, rest, 0);
                 return 0;
             }
         }
@@ -1187,9 +1195,9 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
             int added = closed_add(set, next[x].talon, next[x].rest, count);
             if (added < 0) return 0;
             if (!added) continue;
-            int kn = closed_known(r, next[x].talon, next[x].rest);
+            int kn = closed_known(memo, r, next[x].talon, next[x].rest);
             if (kn == 0) {
-                closed_remember(r, talon, rest, 0);
+                closed_remember(memo, r, talon, rest, 0);
                 return 0;
             }
             if (kn < 0) set->stack[todo++] = (uint32_t)count;
@@ -1197,7 +1205,8 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
         }
     }
     /* the first state last: a search of more states than the table holds keeps it */
-    for (size_t x = count; x-- > 0;) closed_remember(r, set->all[x].talon, set->all[x].rest, 1);
+    for (size_t x = count; x-- > 0;)
+        closed_remember(memo, r, set->all[x].talon, set->all[x].rest, 1);
     return 1;
 }
 
