@@ -285,9 +285,12 @@ static int unused(const Rules *r, int card, const uint8_t *found) {
            found[twin] >= rank - 2;
 }
 
-static int goes_up(const Rules *r, const Work *w, int card) {
-    return w->found[card / 13] == r->rel[card];
+/* Whether `card` is next on its foundation, with the counts `found`. */
+static int next_up(const Rules *r, const uint8_t *found, int card) {
+    return found[card / 13] == r->rel[card];
 }
+
+static int goes_up(const Rules *r, const Work *w, int card) { return next_up(r, w->found, card); }
 
 static void up_from_column(const Rules *r, Work *w, int i) {
     int card = w->col[i][w->len[i] - 1];
@@ -1020,10 +1023,16 @@ static ClosedMemo *closed_table(void) {
     return closed_memo;
 }
 
+/* The table's slot for a state. */
+static ClosedMemo *closed_slot(ClosedMemo *memo, const Rules *r, uint64_t talon,
+                               uint32_t rest) {
+    return &memo[(closed_hash(talon, rest) ^ r->salt) >> 16 & (CLOSED_MEMO - 1)];
+}
+
 /* The memo's answer: 1 lost, 0 won, -1 not known. */
-static int closed_known(const ClosedMemo *memo, const Rules *r, uint64_t talon, uint32_t rest) {
+static int closed_known(ClosedMemo *memo, const Rules *r, uint64_t talon, uint32_t rest) {
     if (!memo) return -1;
-    const ClosedMemo *m = &memo[(closed_hash(talon, rest) ^ r->salt) >> 16 & (CLOSED_MEMO - 1)];
+    const ClosedMemo *m = closed_slot(memo, r, talon, rest);
     return m->answer && m->talon == talon && m->rest == rest && m->salt == r->salt
                ? m->answer - 1
                : -1;
@@ -1031,9 +1040,7 @@ static int closed_known(const ClosedMemo *memo, const Rules *r, uint64_t talon, 
 
 static void closed_remember(ClosedMemo *memo, const Rules *r, uint64_t talon, uint32_t rest,
                             int lost) {
-    if (memo)
-        memo[(closed_hash(talon, rest) ^ r->salt) >> 16 & (CLOSED_MEMO - 1)] =
-            (ClosedMemo){r->salt, talon, rest, lost + 1};
+    if (memo) *closed_slot(memo, r, talon, rest) = (ClosedMemo){r->salt, talon, rest, lost + 1};
 }
 
 /* Starts a new search's set. */
@@ -1135,9 +1142,7 @@ static int closed_moves(const Rules *r, Closed here, const uint8_t f[4], const u
         uint64_t left = here.talon & ~(m & -m);
         uint32_t moved = (here.rest & ~(0x3fU << CLOSED_POINTER)) | (uint32_t)(q - 1)
                                                                          << CLOSED_POINTER;
-        int suit = card / 13;
-        if (f[suit] < 13 && (start + f[suit]) % 13 == card % 13)
-            ups[u++] = (Closed){left, moved + (1U << 4 * suit)};
+        if (next_up(r, f, card)) ups[u++] = (Closed){left, moved + (1U << 4 * (card / 13))};
         next[n++] = (Closed){left, moved}; /* into the columns */
     }
     for (int suit = 0; suit < 4; suit++)
@@ -1161,8 +1166,8 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
     closed_begin(set);
     if (closed_add(set, talon, rest, 0) < 1) return 0;
     size_t count = 1;
-    int room = (int)(rest >> CLOSED_ROOM), start = r->start_rank;
-    int top = level ? r->reserve[level - 1] : 0, top_suit = top / 13;
+    int room = (int)(rest >> CLOSED_ROOM);
+    int top = level ? r->reserve[level - 1] : 0;
     uint64_t on_reserve = r->reserve_mask[level];
     size_t todo = 1;
     set->stack[0] = 0;
@@ -1180,8 +1185,7 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
         uint32_t fewer = here.rest - (1U << CLOSED_RESERVE_AT);
         uint32_t ways[2];
         int w = 0;
-        if (level && f[top_suit] < 13 && (start + f[top_suit]) % 13 == top % 13)
-            ways[w++] = fewer + (1U << 4 * top_suit);
+        if (level && next_up(r, f, top)) ways[w++] = fewer + (1U << 4 * (top / 13));
         if (level) ways[w++] = fewer;
         for (int x = 0; x < w; x++) {
             if (!closed_lost(r, here.talon, ways[x], level - 1)) {

@@ -187,6 +187,13 @@ def _runs_to_hold(cards: int, allowed: int) -> int:
     return bin(cards).count("1") - best
 
 
+def _raised(found: Foundations, suit: int, by: int = 1) -> Foundations:
+    """The foundations' counts with `suit`'s changed by `by`."""
+    lst = list(found)
+    lst[suit] += by
+    return (lst[0], lst[1], lst[2], lst[3])
+
+
 def _rotated(ranks: int) -> int:
     """13 rank bits turned one rank up: bit r holds the bit of rank r - 1 (a K's for an A)."""
     return (ranks << 1 | ranks >> 12) & 0x1FFF
@@ -773,23 +780,16 @@ class Problem:
             ups: list[tuple[bytes, int, Foundations, int, int]] = []
             for suit in range(4):
                 if f[suit]:  # a foundation's top down into the columns
-                    lst = list(f)
-                    lst[suit] -= 1
-                    nexts.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room, count))
+                    nexts.append((t, p, _raised(f, suit, -1), room, count))
             for q, _, _ in self.reach(p, len(t), self.rules.passes or 0):
                 card = t[q - 1]
                 rest = t[: q - 1] + t[q:]
-                suit = card // 13
-                if f[suit] < 13 and (start + f[suit]) % 13 == card % 13:
-                    lst = list(f)
-                    lst[suit] += 1
-                    ups.append((rest, q - 1, (lst[0], lst[1], lst[2], lst[3]), room, count))
+                if self._next_up(f, card):
+                    ups.append((rest, q - 1, _raised(f, card // 13), room, count))
                 nexts.append((rest, q - 1, f, room, count))  # into the columns
             for suit in range(4):
                 if f[suit] < 13 and held & _BIT[suit * 13 + (start + f[suit]) % 13]:
-                    lst = list(f)  # a column card up
-                    lst[suit] += 1
-                    ups.append((t, p, (lst[0], lst[1], lst[2], lst[3]), room, count))
+                    ups.append((t, p, _raised(f, suit), room, count))  # a column card up
             nexts += ups
             for there in nexts:
                 if there in seen:
@@ -810,12 +810,12 @@ class Problem:
     def _top_leaves(self, found: Foundations, top: int) -> list[Foundations]:
         """For `_closed_lost` with reserve cards: the foundations' counts once the
         reserve's top card `top` has left, up (when it is next) or into the columns."""
-        suit = top // 13
-        if found[suit] < 13 and (self.start_rank + found[suit]) % 13 == top % 13:
-            up = list(found)
-            up[suit] += 1
-            return [(up[0], up[1], up[2], up[3]), found]
-        return [found]
+        return [_raised(found, top // 13), found] if self._next_up(found, top) else [found]
+
+    def _next_up(self, found: Foundations, card: int) -> bool:
+        """Whether `card` is next on its foundation, with the counts `found` (as `successors`
+        tells it, by `rel`)."""
+        return found[card // 13] == self.rel[card]
 
     @property
     def plays_closed_game(self) -> bool:
