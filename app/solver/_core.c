@@ -3047,9 +3047,10 @@ done:
    either thread may wait a window out for a core, and the helper would fall back for
    that alone (seen at a load of 12: classic deal 282 then took more than twice the nodes). */
 #define HELPER_LOOKAHEAD 8
-/* Between its shuffled runs the helper searches beams (`beam`), as much CPU time in all as
-   the runs (a beam's node, whose children are all made, costs several of theirs): the first BEAM_FIRST_WIDTH states wide, each next one four times as wide, up to
+/* Between its shuffled runs the helper searches beams (`beam`), half as much CPU time in all
+   as the runs (a beam's node, whose children are all made, costs several of theirs): the first BEAM_FIRST_WIDTH states wide, each next one four times as wide, up to
    BEAM_WIDEST, each for BEAM_DEPTH nodes per state of its width at most. */
+#define BEAM_RUNS 2 /* the runs' CPU time to the beams' */
 #define BEAM_FIRST_WIDTH 1000
 #define BEAM_WIDEST (1 << 20)
 #define BEAM_DEPTH 128
@@ -3089,7 +3090,7 @@ static void *helper_main(void *arg) {
     int64_t main_cpu = __atomic_load_n(&team->main_cpu, __ATOMIC_RELAXED);
     const int64_t window = (int64_t)(HELPER_WINDOW * 1e9);
     while (code == GOING_ON && !team_over(team) && now() < h->deadline) {
-        if (left <= 0 && width && in_beams <= in_runs) { /* the next beam */
+        if (left <= 0 && width && BEAM_RUNS * in_beams <= in_runs) { /* the next beam */
             int64_t began = thread_cpu();
             code = beam(&beam_rules, &h->mem, h->dead, team, &h->root, width,
                         BEAM_DEPTH * width, h->deadline, &h->out);
