@@ -2876,6 +2876,161 @@ static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
     return code;
 }
 
+/* -- the beam ---------------------------------------------------------------------------- */
+
+/* search.beam: breadth first from `root`, keeping at each depth the `width` children that
+   look furthest along (`beam_score`, ties in the order they came), each state once (a state
+   whose key was kept before with no higher value is left out, as the runs leave it out),
+   and none that the dead table or the tests prove lost. It proves nothing and looks only
+   for a win, up to `cap` nodes (each state whose children it makes): WON with the steps in
+   `out`, else GOING_ON. The depth-first runs commit to their first choices and can spend
+   millions of nodes under one that loses; the beam looks at every depth across all of
+   them. One thread's (the helper's: `helper_main`); `team` counts its nodes as the runs
+   count theirs. */
+typedef struct {
+    Child child;
+    int32_t parent; /* the index of the state it comes from, in its depth's level */
+    int32_t score;
+    int32_t order; /* the order it came in */
+} BeamCandidate;
+
+typedef struct {
+    int32_t parent;
+    int16_t draws;
+    int8_t card, target;
+} BeamLink;
+
+/* How far along a state looks: cards up first, then fewer reserve cards, then empty
+   columns. */
+static int32_t beam_score(const Work *w) {
+    int empties = 0;
+    for (int i = 0; i < 4; i++) empties += w->len[i] == 0;
+    return 4 * (w->found[0] + w->found[1] + w->found[2] + w->found[3]) - 2 * w->reserve + empties;
+}
+
+static int beam_before(const void *x, const void *y) {
+    const BeamCandidate *a = x, *b = y;
+    if (a->score != b->score) return a->score > b->score ? -1 : 1;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+/* Counts `fresh` more nodes of a helper's beam against the team's budget; 0 once the search
+   is to stop. */
+static int beam_goes_on(Team *team, int64_t fresh, double deadline) {
+    if (team) {
+        __atomic_add_fetch(&team->spent, fresh, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&team->helper_spent, fresh, __ATOMIC_RELAXED);
+        if (team_over(team)) return 0;
+    }
+    return now() < deadline;
+}
+
+static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, const Work *root,
+                int64_t width, int64_t cap, double deadline, Outcome *out) {
+    Table seen = {0};
+    Packed *level = NULL, *next = NULL;
+    size_t level_cap = 0, next_cap = 0, level_n = 1, cand_cap = 0, link_cap = 0, link_n = 0;
+    size_t base_cap = 0, depth = 0;
+    BeamCandidate *cand = NULL;
+    BeamLink *links = NULL;
+    size_t *base = NULL; /* base[d]: where depth d's links begin */
+    Child *scratch = NULL;
+    int code = GOING_ON, added;
+    int64_t nodes = 0, counted = 0;
+    scratch = grow(mem, NULL, 0, MAX_CHILDREN * sizeof(Child));
+    if (!scratch) return OUT_OF_MEMORY;
+    RESERVE(mem, level, level_cap, 1, goto oom);
+    pack(root, &level[0]);
+    if (!table_put(&seen, mem, key_of(r, root), value_of(r, root), &added)) goto oom;
+    while (level_n && nodes < cap) {
+        size_t n_cand = 0;
+        for (size_t i = 0; i < level_n; i++) {
+            Work w;
+            unpack(&level[i], &w);
+            int count = successors(r, &w, scratch, dead);
+            nodes++;
+            for (int k = 0; k < count; k++) {
+                const Child *c = &scratch[k];
+                if (c->won) {
+                    /* The steps: back from this one through each depth's links. */
+                    Step *steps = malloc((depth + 1) * sizeof(Step));
+                    if (!steps) goto oom;
+                    steps[depth] = (Step){c->draws, c->card, c->target};
+                    size_t at = i;
+                    for (size_t d = depth; d > 0; d--) {
+                        const BeamLink *l = &links[base[d] + at];
+                        steps[d - 1] = (Step){l->draws, l->card, l->target};
+                        at = (size_t)l->parent;
+                    }
+                    out->steps = steps;
+                    out->length = depth + 1;
+                    code = WON;
+                    goto done;
+                }
+                if (is_dead(dead, c->key, c->value)) continue;
+                if (c->weakest && dominated(dead, c->key)) continue;
+                if (c->earlier && passed(dead, c->key, c->value, c->earlier)) continue;
+                const Slot *s = table_find(&seen, c->key);
+                if (s && s->value <= c->value) continue;
+                Work child;
+                child_of(r, &w, c, &child);
+                RESERVE(mem, cand, cand_cap, n_cand + 1, goto oom);
+                cand[n_cand] = (BeamCandidate){*c, (int32_t)i, beam_score(&child), (int32_t)n_cand};
+                n_cand++;
+            }
+            if (nodes - counted >= 256) {
+                int goes_on = beam_goes_on(team, nodes - counted, deadline);
+                counted = nodes;
+                if (!goes_on) goto done;
+            }
+        }
+        qsort(cand, n_cand, sizeof(BeamCandidate), beam_before);
+        /* The best `width` of them not kept before, made from their parents. */
+        depth++;
+        RESERVE(mem, base, base_cap, depth + 1, goto oom);
+        base[depth] = link_n;
+        size_t kept = 0;
+        for (size_t k = 0; k < n_cand && kept < (size_t)width; k++) {
+            const Child *c = &cand[k].child;
+            Slot *s = table_put(&seen, mem, c->key, c->value, &added);
+            if (!s) goto oom;
+            if (!added) {
+                if (s->value <= c->value) continue;
+                s->value = c->value;
+            }
+            Work parent, child;
+            unpack(&level[cand[k].parent], &parent);
+            child_of(r, &parent, c, &child);
+            RESERVE(mem, next, next_cap, kept + 1, goto oom);
+            pack(&child, &next[kept]);
+            RESERVE(mem, links, link_cap, link_n + 1, goto oom);
+            links[link_n++] = (BeamLink){cand[k].parent, c->draws, c->card, c->target};
+            kept++;
+        }
+        Packed *t = level;
+        size_t t_cap = level_cap;
+        level = next;
+        level_cap = next_cap;
+        next = t;
+        next_cap = t_cap;
+        level_n = kept;
+    }
+    goto done;
+oom:
+    code = OUT_OF_MEMORY;
+done:
+    if (nodes > counted) beam_goes_on(team, nodes - counted, deadline);
+    out->nodes += nodes;
+    table_free(&seen, mem);
+    release(mem, scratch, MAX_CHILDREN * sizeof(Child));
+    if (level) release(mem, level, level_cap * sizeof(Packed));
+    if (next) release(mem, next, next_cap * sizeof(Packed));
+    if (cand) release(mem, cand, cand_cap * sizeof(BeamCandidate));
+    if (links) release(mem, links, link_cap * sizeof(BeamLink));
+    if (base) release(mem, base, base_cap * sizeof(size_t));
+    return code;
+}
+
 /* The helper thread (see `Team`): the restarts' shuffled runs, seeds 1, 2, 3, ..., each
    as long as one thread makes it (`restart_nodes`), while the main thread gives all its
    nodes to the fixed-order run; so two threads go at least as far along both as one
@@ -2892,6 +3047,13 @@ static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
    either thread may wait a window out for a core, and the helper would fall back for
    that alone (seen at a load of 12: classic deal 282 then took more than twice the nodes). */
 #define HELPER_LOOKAHEAD 8
+/* Between its shuffled runs the helper searches beams (`beam`), half as much CPU time in all
+   as the runs (a beam's node, whose children are all made, costs several of theirs): the first BEAM_FIRST_WIDTH states wide, each next one four times as wide, up to
+   BEAM_WIDEST, each for BEAM_DEPTH nodes per state of its width at most. */
+#define BEAM_RUNS 2 /* the runs' CPU time to the beams' */
+#define BEAM_FIRST_WIDTH 1000
+#define BEAM_WIDEST (1 << 20)
+#define BEAM_DEPTH 128
 #define HELPER_SLOW 0.08
 #define HELPER_WINDOW 0.25
 #define HELPER_DEEP_SHARE 0.6
@@ -2914,6 +3076,8 @@ static void *helper_main(void *arg) {
     Helper *h = arg;
     Team *team = h->team;
     int fallback = h->rules.lookahead; /* the main thread's depth */
+    const Rules beam_rules = h->rules; /* the beams test as deep as the main thread */
+    int64_t in_beams = 0, in_runs = 0, width = BEAM_FIRST_WIDTH; /* CPU time, ns */
     h->rules.lookahead = HELPER_LOOKAHEAD;
     h->rules.certain = 1;
     Run *run = NULL;
@@ -2926,6 +3090,15 @@ static void *helper_main(void *arg) {
     int64_t main_cpu = __atomic_load_n(&team->main_cpu, __ATOMIC_RELAXED);
     const int64_t window = (int64_t)(HELPER_WINDOW * 1e9);
     while (code == GOING_ON && !team_over(team) && now() < h->deadline) {
+        if (left <= 0 && width && BEAM_RUNS * in_beams <= in_runs) { /* the next beam */
+            int64_t began = thread_cpu();
+            code = beam(&beam_rules, &h->mem, h->dead, team, &h->root, width,
+                        BEAM_DEPTH * width, h->deadline, &h->out);
+            in_beams += thread_cpu() - began;
+            width = code == OUT_OF_MEMORY || width > BEAM_WIDEST / 4 ? 0 : 4 * width;
+            if (code == OUT_OF_MEMORY) code = GOING_ON; /* the shuffled runs go on alone */
+            continue;
+        }
         if (left <= 0) { /* the next shuffled run */
             if (run) run_free(run);
             ++seed;
@@ -2933,9 +3106,10 @@ static void *helper_main(void *arg) {
             if (!run) break;
             left = restart_nodes(&h->rules, seed);
         }
-        int64_t before = h->out.nodes;
+        int64_t before = h->out.nodes, began = thread_cpu();
         code = run_advance(run, left < 1 << 10 ? left : 1 << 10, h->deadline, &h->out);
         left -= h->out.nodes - before;
+        in_runs += thread_cpu() - began;
         if (h->rules.lookahead == fallback) continue;
         if (now() > h->deep_until) {
             h->rules.lookahead = fallback;
@@ -3380,6 +3554,50 @@ static int subsequence(const uint8_t *small, int n, const uint8_t *big, int m) {
     return k == n;
 }
 
+/* Core.search's and Core.beam's start: the root from `obj` into *root, its talon order
+   into *r, and the proofs kept only while every root's talon is a subsequence of one order
+   (they are keyed by the talon's card set). 0 with an exception set. */
+static int begin(Core *self, PyObject *obj, Rules *r, Work *root) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Core is already searching (one thread each)");
+        return 0;
+    }
+    *r = self->rules;
+    if (!parse_state(r, obj, root, r->order, &r->order_size)) return 0;
+    salt_rules(r);
+    if (subsequence(r->order, r->order_size, self->master, self->master_size)) {
+    } else if (subsequence(self->master, self->master_size, r->order, r->order_size)) {
+        memcpy(self->master, r->order, (size_t)r->order_size);
+        self->master_size = r->order_size;
+    } else {
+        table_free(&self->dead, &self->memory);
+        memcpy(self->master, r->order, (size_t)r->order_size);
+        self->master_size = r->order_size;
+    }
+    return 1;
+}
+
+/* (code, steps, nodes) of an outcome, which it frees; NULL with an exception set. */
+static PyObject *outcome_result(Outcome *out) {
+    if (out->code == OUT_OF_MEMORY) {
+        free(out->steps);
+        return PyErr_NoMemory();
+    }
+    PyObject *steps = PyList_New((Py_ssize_t)out->length);
+    for (size_t i = 0; steps && i < out->length; i++) {
+        PyObject *step = Py_BuildValue("(iii)", (int)out->steps[i].draws,
+                                       (int)out->steps[i].card, (int)out->steps[i].target);
+        if (!step) {
+            Py_CLEAR(steps);
+            break;
+        }
+        PyList_SET_ITEM(steps, (Py_ssize_t)i, step);
+    }
+    free(out->steps);
+    if (!steps) return NULL;
+    return Py_BuildValue("(iNL)", out->code, steps, (long long)out->nodes);
+}
+
 static PyObject *Core_search(Core *self, PyObject *args) {
     PyObject *obj;
     long long max_nodes;
@@ -3392,25 +3610,9 @@ static PyObject *Core_search(Core *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "threads is 1 or 2");
         return NULL;
     }
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "this Core is already searching (one thread each)");
-        return NULL;
-    }
-    Rules r = self->rules;
+    Rules r;
     Work root;
-    if (!parse_state(&r, obj, &root, r.order, &r.order_size)) return NULL;
-    salt_rules(&r);
-    /* Proofs are keyed by the talon's card set: keep them only while every root's
-       talon is a subsequence of one order. */
-    if (subsequence(r.order, r.order_size, self->master, self->master_size)) {
-    } else if (subsequence(self->master, self->master_size, r.order, r.order_size)) {
-        memcpy(self->master, r.order, (size_t)r.order_size);
-        self->master_size = r.order_size;
-    } else {
-        table_free(&self->dead, &self->memory);
-        memcpy(self->master, r.order, (size_t)r.order_size);
-        self->master_size = r.order_size;
-    }
+    if (!begin(self, obj, &r, &root)) return NULL;
     Outcome out;
     self->busy = 1;
     self->memory.peak = self->memory.bytes;
@@ -3424,25 +3626,31 @@ static PyObject *Core_search(Core *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     self->busy = 0;
     self->last_peak = self->memory.peak + helper_peak;
-    if (out.code == OUT_OF_MEMORY && self->memory.over) {
+    if (out.code == OUT_OF_MEMORY && self->memory.over)
         out.code = GOING_ON; /* the memory budget ran out: not known, like time or nodes */
-    } else if (out.code == OUT_OF_MEMORY) {
-        free(out.steps);
-        return PyErr_NoMemory();
+    return outcome_result(&out);
+}
+
+static PyObject *Core_beam(Core *self, PyObject *args) {
+    PyObject *obj;
+    long long width, max_nodes;
+    if (!PyArg_ParseTuple(args, "OLL", &obj, &width, &max_nodes)) return NULL;
+    if (width < 1) {
+        PyErr_SetString(PyExc_ValueError, "width is at least 1");
+        return NULL;
     }
-    PyObject *steps = PyList_New((Py_ssize_t)out.length);
-    for (size_t i = 0; steps && i < out.length; i++) {
-        PyObject *step = Py_BuildValue("(iii)", (int)out.steps[i].draws, (int)out.steps[i].card,
-                                       (int)out.steps[i].target);
-        if (!step) {
-            Py_CLEAR(steps);
-            break;
-        }
-        PyList_SET_ITEM(steps, (Py_ssize_t)i, step);
-    }
-    free(out.steps);
-    if (!steps) return NULL;
-    return Py_BuildValue("(iNL)", out.code, steps, (long long)out.nodes);
+    Rules r;
+    Work root;
+    if (!begin(self, obj, &r, &root)) return NULL;
+    settle(&r, &root, 0);
+    Outcome out = {GOING_ON, 0, NULL, 0};
+    self->busy = 1;
+    self->memory.limit = 0;
+    Py_BEGIN_ALLOW_THREADS
+    out.code = beam(&r, &self->memory, &self->dead, NULL, &root, width, max_nodes, 1e300, &out);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    return outcome_result(&out);
 }
 
 static PyObject *Core_known_dead(Core *self, void *closure) {
@@ -3557,6 +3765,9 @@ static PyMethodDef Core_methods[] = {
     {"search", (PyCFunction)Core_search, METH_VARARGS,
      "search(state, max_nodes, seconds, threads=1) -> (code, steps, nodes): 0 unknown, 1 "
      "won, 2 unwinnable."},
+    {"beam", (PyCFunction)Core_beam, METH_VARARGS,
+     "beam(state, width, max_nodes) -> (code, steps, nodes): 0 no win found, 1 won (the "
+     "search's beam, one thread; see search.beam)."},
     {"successors", (PyCFunction)Core_successors, METH_O,
      "successors(state) -> [(priority, step, child)], as board.Problem.successors."},
     {"settle", (PyCFunction)(void (*)(void))Core_settle, METH_VARARGS | METH_KEYWORDS,

@@ -21,6 +21,9 @@ class Core:
     ) -> tuple[int, list[Step], int]:
         """(code, steps, nodes): code 0 unknown (also when the search would hold more than
         `max_bytes` a thread; 0: no limit), 1 won (with its steps), 2 unwinnable."""
+    def beam(self, state: State, width: int, max_nodes: int) -> tuple[int, list[Step], int]:
+        """(code, steps, nodes) of search.beam from `state` (before settling), with the proofs
+        this Core holds: code 1 won (with its steps), 0 no win found."""
     def successors(self, state: State) -> list[Successor]: ...
     def settle(self, state: State, cascade: bool = True) -> State: ...
     def key(self, state: State) -> bytes: ...

@@ -432,6 +432,69 @@ class _Run:
         return Verdict.UNWINNABLE, []
 
 
+def beam_score(state: State) -> int:
+    """How far along a state looks, for `beam`: cards up first, then fewer reserve cards,
+    then empty columns."""
+    columns, _, _, reserve_count, found, _, _ = state
+    return 4 * sum(found) - 2 * reserve_count + sum(1 for column in columns if not column)
+
+
+def beam(
+    problem: Problem, root: State, width: int, max_nodes: int, dead: dict[Key, int] | None = None
+) -> tuple[list[Step] | None, int]:
+    """A beam search for a win from `root` (a state before settling): breadth first,
+    keeping at each depth the `width` children that look furthest along (`beam_score`,
+    ties in the order they came), each state once (one whose key was kept before with no
+    higher value is left out, as the runs leave it out), none proved lost in `dead`.
+    It proves nothing: (the winning steps, nodes) or (None, nodes) when a depth keeps no
+    state or `max_nodes` states have had their children made. The depth-first runs
+    commit to their first choices and can spend millions of nodes under one that loses;
+    the beam looks across all of them at each depth. The core's `beam` searches the same
+    states in the same order (the helper thread's, between its shuffled runs).
+    """
+    dead = {} if dead is None else dead
+    weakest = problem.fresh_is_weakest
+    passes_order = problem.passes_order
+    start = problem.settle(root, cascade=False)
+    seen = {problem.key(start): problem.value(start)}
+    level = [start]
+    links: list[list[tuple[int, Step]]] = []  # by depth from 1: (parent's index, step)
+    nodes = 0
+    while level and nodes < max_nodes:
+        candidates: list[tuple[int, int, int, Step, State, Key, int]] = []
+        for i, state in enumerate(level):
+            nodes += 1
+            for _, step, child in problem.successors(state):
+                if sum(child[4]) == 52:
+                    steps = [step]
+                    for depth_links in reversed(links):
+                        i, step = depth_links[i]
+                        steps.append(step)
+                    return steps[::-1], nodes
+                key, value = problem.key(child), problem.value(child)
+                if dead.get(key, value + 1) <= value:
+                    continue
+                if weakest and _dominated(problem, dead, key):
+                    continue
+                if passes_order and _passed(problem, dead, key, value):
+                    continue
+                if seen.get(key, value + 1) <= value:
+                    continue
+                candidates.append((-beam_score(child), len(candidates), i, step, child, key, value))
+        candidates.sort(key=lambda c: (c[0], c[1]))
+        level, kept = [], []
+        for _, _, i, step, child, key, value in candidates:
+            if len(level) == width:
+                break
+            if seen.get(key, value + 1) <= value:
+                continue
+            seen[key] = value
+            level.append(child)
+            kept.append((i, step))
+        links.append(kept)
+    return None, nodes
+
+
 def _core_of(problem: Problem) -> _core.Core | None:
     """The compiled core for `problem`: when it is built, every technique is on (the
     ablations are Python's) and CANFIELD_SOLVER is not "python" (for comparisons)."""
