@@ -995,7 +995,8 @@ typedef struct {
     Closed *all; /* every state of this search, in order */
     uint32_t *stack; /* `closed_lost`'s states to expand, as indices in `all` */
 } ClosedSet;
-#define CLOSED_MEMO (1 << 20) /* 24 MiB a thread, made when first asked */
+#define CLOSED_MEMO (1 << 20) /* 16 MiB a thread, made when first asked */
+#define CLOSED_MEMO_BEAM (1 << 23) /* 128 MiB: a beam's thread grows its table to this */
 #define CLOSED_POINTER 16
 #define CLOSED_RESERVE_AT 22
 #define CLOSED_ROOM 26
@@ -1004,11 +1005,23 @@ typedef struct {
 #define CLOSED_TALON_DRAW_1 20 /* board.CLOSED_TALON_DRAW_1 */
 #define CLOSED_LEVELS 4 /* the most reserve cards of either */
 typedef struct {
-    uint64_t salt, talon;
+    uint64_t talon;
     uint32_t rest;
-    int32_t answer; /* 0: empty, 1: not lost, 2: lost */
+    uint32_t tag; /* the problem's number in this thread (`ClosedTable.id`) << 2 | the answer
+                     (0: empty, 1: not lost, 2: lost) */
 } ClosedMemo;
-static _Thread_local ClosedMemo *closed_memo;
+/* A thread's table of answers: `size` slots (a power of two); the problem (`salt`) it last
+   answered for and that problem's number, which each slot keeps in place of the salt (16
+   bytes a slot rather than 24); a new problem takes the next number, so the slots of
+   earlier ones are never taken for its own. */
+typedef struct {
+    ClosedMemo *memo;
+    size_t size;
+    uint64_t salt;
+    uint32_t id; /* from 1; 0 before the first problem */
+} ClosedTable;
+#define CLOSED_IDS (1U << 30) /* a slot's tag keeps 30 bits of the number */
+static _Thread_local ClosedTable closed_memo;
 static _Thread_local ClosedSet closed_sets[CLOSED_LEVELS + 1];
 
 static uint64_t closed_hash(uint64_t talon, uint32_t rest) {
@@ -1016,31 +1029,54 @@ static uint64_t closed_hash(uint64_t talon, uint32_t rest) {
     return h ^ h >> 29;
 }
 
-/* This thread's table, made when first asked; NULL when it cannot be made (then nothing is
-   known). Found once a search (`closed_lost`). */
-static ClosedMemo *closed_table(void) {
-    if (!closed_memo) closed_memo = calloc(CLOSED_MEMO, sizeof *closed_memo);
-    return closed_memo;
+/* This thread's table, made when first asked (`memo` NULL when it cannot be made: then
+   nothing is known), for the problem of `r`. Found once a search (`closed_lost`). */
+static ClosedTable *closed_table(const Rules *r) {
+    ClosedTable *t = &closed_memo;
+    if (!t->memo) {
+        t->memo = calloc(CLOSED_MEMO, sizeof *t->memo);
+        t->size = t->memo ? CLOSED_MEMO : 0;
+    }
+    if (t->salt != r->salt || !t->id) {
+        if (++t->id == CLOSED_IDS) { /* the numbers wrapped: start the table afresh */
+            if (t->memo) memset(t->memo, 0, t->size * sizeof *t->memo);
+            t->id = 1;
+        }
+        t->salt = r->salt;
+    }
+    return t;
+}
+
+/* Grows this thread's table to `size` slots (its answers forgotten); as it was when it
+   cannot. A beam asks the game of states far apart, which a small table forgets before
+   they come again (`beam`). */
+static void closed_grow(size_t size) {
+    ClosedTable *t = &closed_memo;
+    if (t->size >= size) return;
+    ClosedMemo *memo = calloc(size, sizeof *memo);
+    if (!memo) return;
+    free(t->memo);
+    t->memo = memo;
+    t->size = size;
 }
 
 /* The table's slot for a state. */
-static ClosedMemo *closed_slot(ClosedMemo *memo, const Rules *r, uint64_t talon,
-                               uint32_t rest) {
-    return &memo[(closed_hash(talon, rest) ^ r->salt) >> 16 & (CLOSED_MEMO - 1)];
+static ClosedMemo *closed_slot(const ClosedTable *t, uint64_t talon, uint32_t rest) {
+    return &t->memo[(closed_hash(talon, rest) ^ t->salt) >> 16 & (t->size - 1)];
 }
 
 /* The memo's answer: 1 lost, 0 won, -1 not known. */
-static int closed_known(ClosedMemo *memo, const Rules *r, uint64_t talon, uint32_t rest) {
-    if (!memo) return -1;
-    const ClosedMemo *m = closed_slot(memo, r, talon, rest);
-    return m->answer && m->talon == talon && m->rest == rest && m->salt == r->salt
-               ? m->answer - 1
+static int closed_known(const ClosedTable *t, uint64_t talon, uint32_t rest) {
+    if (!t->memo) return -1;
+    const ClosedMemo *m = closed_slot(t, talon, rest);
+    return m->talon == talon && m->rest == rest && m->tag >> 2 == t->id && m->tag & 3
+               ? (int)(m->tag & 3) - 1
                : -1;
 }
 
-static void closed_remember(ClosedMemo *memo, const Rules *r, uint64_t talon, uint32_t rest,
-                            int lost) {
-    if (memo) *closed_slot(memo, r, talon, rest) = (ClosedMemo){r->salt, talon, rest, lost + 1};
+static void closed_remember(const ClosedTable *t, uint64_t talon, uint32_t rest, int lost) {
+    if (t->memo)
+        *closed_slot(t, talon, rest) = (ClosedMemo){talon, rest, t->id << 2 | (uint32_t)(lost + 1)};
 }
 
 /* Starts a new search's set. */
@@ -1087,8 +1123,8 @@ static int closed_add(ClosedSet *set, uint64_t talon, uint32_t rest, size_t coun
 
 /* Frees this thread's arrays of `closed_lost` (a helper thread's, when it ends). */
 static void closed_release(void) {
-    free(closed_memo);
-    closed_memo = NULL;
+    free(closed_memo.memo);
+    closed_memo = (ClosedTable){NULL, 0, 0, 0};
     for (int level = 0; level <= CLOSED_LEVELS; level++) {
         ClosedSet *set = &closed_sets[level];
         free(set->seen);
@@ -1156,13 +1192,13 @@ static int closed_moves(const Rules *r, Closed here, const uint8_t f[4], const u
    `rest` too): searched in full, in the set of its own count, each move of the reserve's top
    asking the game with one card fewer. */
 static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level) {
-    ClosedMemo *memo = closed_table();
-    int known = closed_known(memo, r, talon, rest);
+    const ClosedTable table = *closed_table(r), *memo = &table; /* kept in registers */
+    int known = closed_known(memo, talon, rest);
     if (known >= 0) return known;
     ClosedSet *set = &closed_sets[level];
-    /* Opaque to the compiler, so that it keeps the two pointers rather than finding them
-       again in the loop: each thread-local access in this shared library is a call. */
-    __asm__("" : "+r"(set), "+r"(memo));
+    /* Opaque to the compiler, so that it keeps the pointer rather than finding it again in
+       the loop: each thread-local access in this shared library is a call. */
+    __asm__("" : "+r"(set));
     closed_begin(set);
     if (closed_add(set, talon, rest, 0) < 1) return 0;
     size_t count = 1;
@@ -1177,7 +1213,7 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
         uint64_t held;
         int size = closed_cards(r, here, on_reserve, f, cards, &held);
         if (f[0] + f[1] + f[2] + f[3] == 52) {
-            closed_remember(memo, r, talon, rest, 0);
+            closed_remember(memo, talon, rest, 0);
             return 0;
         }
         if (runs_held(held) > room) continue; /* never a state of the real game */
@@ -1189,7 +1225,7 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
         if (level) ways[w++] = fewer;
         for (int x = 0; x < w; x++) {
             if (!closed_lost(r, here.talon, ways[x], level - 1)) {
-                closed_remember(memo, r, talon, rest, 0);
+                closed_remember(memo, talon, rest, 0);
                 return 0;
             }
         }
@@ -1199,9 +1235,9 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
             int added = closed_add(set, next[x].talon, next[x].rest, count);
             if (added < 0) return 0;
             if (!added) continue;
-            int kn = closed_known(memo, r, next[x].talon, next[x].rest);
+            int kn = closed_known(memo, next[x].talon, next[x].rest);
             if (kn == 0) {
-                closed_remember(memo, r, talon, rest, 0);
+                closed_remember(memo, talon, rest, 0);
                 return 0;
             }
             if (kn < 0) set->stack[todo++] = (uint32_t)count;
@@ -1210,14 +1246,18 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
     }
     /* the first state last: a search of more states than the table holds keeps it */
     for (size_t x = count; x-- > 0;)
-        closed_remember(memo, r, set->all[x].talon, set->all[x].rest, 1);
+        closed_remember(memo, set->all[x].talon, set->all[x].rest, 1);
     return 1;
 }
 
-/* board.Problem.plays_closed_game (limited passes, cards back from the foundations) and the
-   rest of closed_game_lost's guard: the last pass, talon left. */
+/* board.Problem.plays_closed_game (limited passes, cards back from the foundations), and with
+   it the rest of closed_game_lost's guard: the last pass, talon left. */
+static int closed_plays(const Rules *r) {
+    return r->passes >= 0 && r->returns;
+}
+
 static int closed_last_pass(const Rules *r, const Work *w) {
-    return r->passes >= 0 && r->returns && w->pass >= r->passes && w->talon;
+    return closed_plays(r) && w->pass >= r->passes && w->talon;
 }
 
 static int closed_game_lost(const Rules *r, const Work *w) {
@@ -2937,6 +2977,7 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
     Child *scratch = NULL;
     int code = GOING_ON, added;
     int64_t nodes = 0, counted = 0;
+    if (closed_plays(r)) closed_grow(CLOSED_MEMO_BEAM);
     scratch = grow(mem, NULL, 0, MAX_CHILDREN * sizeof(Child));
     if (!scratch) return OUT_OF_MEMORY;
     RESERVE(mem, level, level_cap, 1, goto oom);

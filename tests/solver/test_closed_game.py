@@ -369,6 +369,28 @@ def test_the_core_plays_the_closed_game_with_reserve_cards_left_like_python(
     assert answers.count(True) >= 20 and answers.count(False) >= 15
 
 
+def test_the_core_s_table_tells_problems_apart_and_answers_as_before_once_grown() -> None:
+    """Last-pass states of two app draw 3 three-pass deals, with up to `CLOSED_RESERVE`
+    reserve cards left, asked in turn of the core in one thread (the thread's table keeps
+    a problem's number in place of its salt, and states of both deals share talon
+    positions and counts), then again after a beam has grown the thread's table
+    (`closed_grow`): Python's answer each time."""
+    walks = _bare_walks("D3P3", deals=[2, 1], every=16, reserve=CLOSED_RESERVE)
+    (one, first), (two, second) = walks
+    pairs = list(zip(first[::4], second[::12], strict=False))
+    assert len(pairs) >= 200
+    answers = []
+    for grown in (False, True):
+        if grown:
+            code, _, nodes = core_of(one).beam(first[0], 1, 1)
+            assert (code, nodes) == (0, 1)
+        for ours, theirs in pairs:
+            for problem, state in ((one, ours), (two, theirs)):
+                answers.append(problem.closed_game_lost(state))
+                assert core_of(problem).closed_game_lost(state) is answers[-1]
+    assert answers.count(True) >= 10 and answers.count(False) >= 10
+
+
 def test_runs_held_counts_as_the_flow_does() -> None:
     """`_runs_held` (the closed games' quick count) gives `_runs_to_hold(cards, cards)` on
     random card sets of every density, the empty and the full deck."""
