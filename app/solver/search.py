@@ -434,9 +434,18 @@ class _Run:
 
 def beam_score(state: State) -> int:
     """How far along a state looks, for `beam`: cards up first, then fewer reserve cards,
-    then empty columns."""
-    columns, _, _, reserve_count, found, _, _ = state
-    return 4 * sum(found) - 2 * reserve_count + sum(1 for column in columns if not column)
+    talon cards and passes begun, then empty columns. (Without the talon and the passes,
+    the beams of limited passes filled with states that had burnt a pass or left the talon
+    as it was: app draw 3 with three passes won 4 of its 24 unknown deals of 0-499 within
+    4 s of the beams' CPU time, 6 with them.)"""
+    columns, talon, _, reserve_count, found, pass_number, _ = state
+    return (
+        4 * sum(found)
+        - 2 * reserve_count
+        - len(talon)
+        - 4 * pass_number
+        + sum(1 for column in columns if not column)
+    )
 
 
 def beam(
