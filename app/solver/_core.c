@@ -2906,7 +2906,7 @@ static int32_t beam_score(const Work *w) {
     int empties = 0;
     for (int i = 0; i < 4; i++) empties += w->len[i] == 0;
     return 4 * (w->found[0] + w->found[1] + w->found[2] + w->found[3]) - 2 * w->reserve -
-           talon_size(w) - 4 * w->pass + empties;
+           3 * talon_size(w) - 12 * w->pass + empties;
 }
 
 static int beam_before(const void *x, const void *y) {
