@@ -2940,12 +2940,13 @@ typedef struct {
     int8_t card, target;
 } BeamLink;
 
-/* How far along a state looks: cards up first, then fewer reserve cards, then empty
-   columns. */
+/* How far along a state looks (search.beam_score): cards up first, then fewer reserve
+   cards, talon cards and passes begun, then empty columns. */
 static int32_t beam_score(const Work *w) {
     int empties = 0;
     for (int i = 0; i < 4; i++) empties += w->len[i] == 0;
-    return 4 * (w->found[0] + w->found[1] + w->found[2] + w->found[3]) - 2 * w->reserve + empties;
+    return 4 * (w->found[0] + w->found[1] + w->found[2] + w->found[3]) - 2 * w->reserve -
+           3 * talon_size(w) - 12 * w->pass + empties;
 }
 
 static int beam_before(const void *x, const void *y) {

@@ -21,8 +21,14 @@ def problem_of(token: str, number: int) -> tuple[Problem, Position]:
 
 @pytest.mark.parametrize(
     ("token", "number", "width", "max_nodes"),
-    [("D1P3", 393, 1000, 2_000), ("C3", 5, 50, 10_000), ("S1P3", 7, 100, 10_000),
-     ("D3", 3, 30, 10_000), ("C1", 2, 200, 10_000), ("C1", 2, 200, 2_000)],
+    [
+        ("D1P3", 393, 1000, 2_000),
+        ("C3", 5, 50, 10_000),
+        ("S1P3", 7, 100, 10_000),
+        ("D3", 3, 30, 10_000),
+        ("C1", 2, 200, 10_000),
+        ("C1", 2, 200, 2_000),
+    ],
 )
 def test_the_core_beam_searches_the_states_python_does(
     token: str, number: int, width: int, max_nodes: int
@@ -41,7 +47,8 @@ def test_the_core_beam_searches_the_states_python_does(
 
 def test_a_beam_s_line_wins() -> None:
     """App draw 1 with three passes, deal 393: the depth-first search left it unknown at 31
-    million nodes; a beam 1,000 wide wins it in about 100,000."""
+    million nodes; a beam 1,000 wide wins it in about 52,000 (100,807 before the score
+    counted talon cards and passes)."""
     problem, position = problem_of("D1P3", 393)
     core = _core_of(problem)
     assert core is not None
@@ -54,6 +61,25 @@ def test_a_beam_s_line_wins() -> None:
         start = problem.play(start, step, line)
     assert replays_to_a_win(position, problem.rules, tuple(line))
     assert core.beam(state, 100, 1_000_000)[0] == 0  # too narrow: it loses its way
+
+
+def test_the_score_counts_the_talon_and_the_passes() -> None:
+    """App draw 1 with three passes, deal 34 (unknown to the depth-first search at 7 million
+    nodes): the schedule's first beam, 1,000 wide, wins it now that the score counts talon
+    cards and passes (43,780 nodes); with cards up, reserve cards and empty columns alone
+    the beams 1,000 and 4,000 wide lost their way and one 16,000 wide won (782,642 nodes in
+    the three)."""
+    problem, position = problem_of("D1P3", 34)
+    core = _core_of(problem)
+    assert core is not None
+    state = problem.state_of(position)
+    code, steps, nodes = core.beam(state, 1000, 128 * 1000)
+    assert code == 1 and nodes < 100_000
+    start = problem.settle(state, cascade=False)
+    line: list = []
+    for step in _shortcut(problem, start, steps, core):
+        start = problem.play(start, step, line)
+    assert replays_to_a_win(position, problem.rules, tuple(line))
 
 
 def test_the_helper_thread_s_beams_win_what_the_runs_do_not() -> None:
