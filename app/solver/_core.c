@@ -1023,6 +1023,27 @@ typedef struct {
 #define CLOSED_IDS (1U << 30) /* a slot's tag keeps 30 bits of the number */
 static _Thread_local ClosedTable closed_memo;
 static _Thread_local ClosedSet closed_sets[CLOSED_LEVELS + 1];
+/* The deadline and the halt flag of the search in this thread (0 and NULL: none). A closed
+   game still searching past either gives up: it answers "not lost" and remembers nothing
+   from then on (`closed_gave_up`), so that a search keeps to its seconds. Some last-pass
+   states ask for millions of the game's states, seconds of CPU (a beam in app draw 1 with
+   three passes, deal 344: 3.1 million, where the search's 10 s ran out and the helper
+   went on for 8 s more). */
+static _Thread_local double closed_until;
+static _Thread_local const int *closed_halt;
+static _Thread_local int closed_gave_up;
+static double now(void);
+
+static void closed_stop_at(double until, const int *halt) {
+    closed_until = until;
+    closed_halt = halt;
+    closed_gave_up = 0;
+}
+
+static int closed_stopping(void) {
+    return (closed_until > 0 && now() > closed_until) ||
+           (closed_halt && __atomic_load_n(closed_halt, __ATOMIC_RELAXED));
+}
 
 static uint64_t closed_hash(uint64_t talon, uint32_t rest) {
     uint64_t h = (talon ^ ((uint64_t)rest << 40 | rest)) * 0x9e3779b97f4a7c15ULL;
@@ -1192,6 +1213,7 @@ static int closed_moves(const Rules *r, Closed here, const uint8_t f[4], const u
    `rest` too): searched in full, in the set of its own count, each move of the reserve's top
    asking the game with one card fewer. */
 static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level) {
+    if (closed_gave_up) return 0;
     const ClosedTable table = *closed_table(r), *memo = &table; /* kept in registers */
     int known = closed_known(memo, talon, rest);
     if (known >= 0) return known;
@@ -1205,9 +1227,13 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
     int room = (int)(rest >> CLOSED_ROOM);
     int top = level ? r->reserve[level - 1] : 0;
     uint64_t on_reserve = r->reserve_mask[level];
-    size_t todo = 1;
+    size_t todo = 1, steps = 0;
     set->stack[0] = 0;
     while (todo) {
+        if (!(++steps & 0xfff) && closed_stopping()) {
+            closed_gave_up = 1;
+            return 0;
+        }
         Closed here = set->all[set->stack[--todo]];
         uint8_t f[4], cards[64];
         uint64_t held;
@@ -1225,7 +1251,7 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
         if (level) ways[w++] = fewer;
         for (int x = 0; x < w; x++) {
             if (!closed_lost(r, here.talon, ways[x], level - 1)) {
-                closed_remember(memo, talon, rest, 0);
+                if (!closed_gave_up) closed_remember(memo, talon, rest, 0);
                 return 0;
             }
         }
@@ -3020,7 +3046,7 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
                 cand[n_cand] = (BeamCandidate){*c, (int32_t)i, beam_score(&child), (int32_t)n_cand};
                 n_cand++;
             }
-            if (nodes - counted >= 256) {
+            if (nodes - counted >= 16) { /* as often as the helper's runs look */
                 int goes_on = beam_goes_on(team, nodes - counted, deadline);
                 counted = nodes;
                 if (!goes_on) goto done;
@@ -3089,10 +3115,17 @@ done:
    either thread may wait a window out for a core, and the helper would fall back for
    that alone (seen at a load of 12: classic deal 282 then took more than twice the nodes). */
 #define HELPER_LOOKAHEAD 8
-/* Between its shuffled runs the helper searches beams (`beam`), half as much CPU time in all
-   as the runs (a beam's node, whose children are all made, costs several of theirs): the first BEAM_FIRST_WIDTH states wide, each next one four times as wide, up to
+/* Between its shuffled runs the helper searches beams (`beam`), a third as much CPU time in
+   all as the runs (a beam's node, whose children are all made, costs several of theirs): the first BEAM_FIRST_WIDTH states wide, each next one four times as wide, up to
    BEAM_WIDEST, each for BEAM_DEPTH nodes per state of its width at most. */
-#define BEAM_RUNS 2 /* the runs' CPU time to the beams' */
+#define BEAM_RUNS 3 /* the runs' CPU time to the beams' */
+
+/* Whether the helper searches beams: where cards come back from the foundations (app
+   rules). There they win deals that depth-first search leaves unknown; under classic and
+   skill rules they won none of the unknowns of the 10 s table but skill draw 1 with three
+   passes 489, and the CPU they took from the helper's runs left near-line lost deals
+   unknown (skill draw 1 with three passes 245 303 305 316 423 499, skill draw 1 184). */
+static int beams_pay(const Rules *r) { return r->returns; }
 #define BEAM_FIRST_WIDTH 1000
 #define BEAM_WIDEST (1 << 20)
 #define BEAM_DEPTH 128
@@ -3119,7 +3152,9 @@ static void *helper_main(void *arg) {
     Team *team = h->team;
     int fallback = h->rules.lookahead; /* the main thread's depth */
     const Rules beam_rules = h->rules; /* the beams test as deep as the main thread */
-    int64_t in_beams = 0, in_runs = 0, width = BEAM_FIRST_WIDTH; /* CPU time, ns */
+    closed_stop_at(h->deadline, &team->halt);
+    /* CPU time in each, ns; the next beam's width (0: none, `beams_pay`) */
+    int64_t in_beams = 0, in_runs = 0, width = beams_pay(&h->rules) ? BEAM_FIRST_WIDTH : 0;
     h->rules.lookahead = HELPER_LOOKAHEAD;
     h->rules.certain = 1;
     Run *run = NULL;
@@ -3298,9 +3333,9 @@ static int one_opening(const Rules *r, Memory *mem, Table *dead, Work *root, int
 /* search.Solver._solve, up to the winning steps (Python builds and checks the line); with
    threads = 2, a helper thread searches too (see `Team`). *more_peak: the helper's peak
    memory, beside `mem`'s. */
-static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t max_nodes,
-                   double seconds, int threads, Outcome *out, size_t *more_peak) {
-    double deadline = now() + seconds;
+static void search_until(const Rules *r, Memory *mem, Table *dead, Work *root,
+                         int64_t max_nodes, double seconds, double deadline, int threads,
+                         Outcome *out, size_t *more_peak) {
     dead->crowd_after = deadline - seconds / 4;
     dead->crowd_nodes = max_nodes - max_nodes / 4;
     dead->crowded = 0;
@@ -3335,6 +3370,7 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
         if (helper) team = &shared;
     }
     int code = GOING_ON;
+    if (team) closed_stop_at(deadline, &team->halt);
     Run *main_run = run_new(r, mem, dead, team, root, 0, 0, 0);
     if (!main_run) code = OUT_OF_MEMORY;
     int64_t allowance = FIRST_RUN_NODES;
@@ -3360,6 +3396,16 @@ static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t
     if (helper) *more_peak = helper_stop(helper, thread, mem, out, &code);
     if (helper && shared.dead_mem.over) mem->over = 1;
     out->code = code;
+}
+
+/* `search_until` `seconds` from now, its closed games giving up past then (`closed_until`),
+   and, with two threads, once the search halts. */
+static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t max_nodes,
+                   double seconds, int threads, Outcome *out, size_t *more_peak) {
+    double deadline = now() + seconds;
+    closed_stop_at(deadline, NULL);
+    search_until(r, mem, dead, root, max_nodes, seconds, deadline, threads, out, more_peak);
+    closed_stop_at(0, NULL); /* the thread's other calls (Core.successors) stop nowhere */
 }
 
 /* -- Python ------------------------------------------------------------------------------ */

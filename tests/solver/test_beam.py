@@ -45,22 +45,33 @@ def test_the_core_beam_searches_the_states_python_does(
     assert [tuple(step) for step in steps] == (reference or [])
 
 
-def test_a_beam_s_line_wins() -> None:
-    """App draw 1 with three passes, deal 393: the depth-first search left it unknown at 31
-    million nodes; a beam 1,000 wide wins it in about 52,000 (100,807 before the score
-    counted talon cards and passes)."""
-    problem, position = problem_of("D1P3", 393)
+def beam_wins(token: str, number: int, width: int, max_nodes: int) -> int:
+    """The nodes of the core's beam that wins the deal, whose line (cut short as the search
+    cuts it) the engine replays to a win; fails if the beam does not win."""
+    problem, position = problem_of(token, number)
     core = _core_of(problem)
     assert core is not None
     state = problem.state_of(position)
-    code, steps, nodes = core.beam(state, 1000, 1_000_000)
-    assert code == 1 and nodes < 200_000
+    code, steps, nodes = core.beam(state, width, max_nodes)
+    assert code == 1
     start = problem.settle(state, cascade=False)
     line: list = []
     for step in _shortcut(problem, start, steps, core):
         start = problem.play(start, step, line)
     assert replays_to_a_win(position, problem.rules, tuple(line))
-    assert core.beam(state, 100, 1_000_000)[0] == 0  # too narrow: it loses its way
+    return nodes
+
+
+def test_a_beam_s_line_wins() -> None:
+    """App draw 1 with three passes, deal 393: the depth-first search left it unknown at 31
+    million nodes; a beam 1,000 wide wins it in about 52,000 (100,807 before the score
+    counted talon cards and passes)."""
+    nodes = beam_wins("D1P3", 393, 1000, 1_000_000)
+    assert nodes < 200_000
+    problem, position = problem_of("D1P3", 393)
+    core = _core_of(problem)
+    assert core is not None
+    assert core.beam(problem.state_of(position), 100, 1_000_000)[0] == 0  # too narrow
 
 
 def test_the_score_counts_the_talon_and_the_passes() -> None:
@@ -69,17 +80,7 @@ def test_the_score_counts_the_talon_and_the_passes() -> None:
     cards and passes (43,780 nodes); with cards up, reserve cards and empty columns alone
     the beams 1,000 and 4,000 wide lost their way and one 16,000 wide won (782,642 nodes in
     the three)."""
-    problem, position = problem_of("D1P3", 34)
-    core = _core_of(problem)
-    assert core is not None
-    state = problem.state_of(position)
-    code, steps, nodes = core.beam(state, 1000, 128 * 1000)
-    assert code == 1 and nodes < 100_000
-    start = problem.settle(state, cascade=False)
-    line: list = []
-    for step in _shortcut(problem, start, steps, core):
-        start = problem.play(start, step, line)
-    assert replays_to_a_win(position, problem.rules, tuple(line))
+    assert beam_wins("D1P3", 34, 1000, 128 * 1000) < 100_000
 
 
 def test_the_helper_thread_s_beams_win_what_the_runs_do_not() -> None:
