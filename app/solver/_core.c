@@ -2528,6 +2528,13 @@ static void run_free(Run *run) {
     release(run->mem, run, sizeof(Run));
 }
 
+/* Whether a child is proved lost by the dead table: by its key, or (looked up only when
+   its turn comes) `dominated` or `passed`. */
+static inline int proved_lost(const Table *dead, const Child *c) {
+    return is_dead(dead, c->key, c->value) || (c->weakest && dominated(dead, c->key)) ||
+           (c->earlier && passed(dead, c->key, c->value, c->earlier));
+}
+
 static int is_dead(const Table *dead, Fp key, int32_t value) {
     const Slot *s = dead_find(dead, key);
     return s && __atomic_load_n(&s->value, __ATOMIC_RELAXED) <= value;
@@ -2603,16 +2610,21 @@ static int team_over(Team *team) {
            __atomic_load_n(&team->spent, __ATOMIC_RELAXED) >= team->max_nodes;
 }
 
+/* Counts `fresh` more nodes of a thread (the helper's apart) against the team's budget; 0
+   once the search is to stop. */
+static int team_counts(Team *team, int64_t fresh, int helper) {
+    __atomic_add_fetch(&team->spent, fresh, __ATOMIC_RELAXED);
+    if (helper) __atomic_add_fetch(&team->helper_spent, fresh, __ATOMIC_RELAXED);
+    else __atomic_store_n(&team->main_cpu, thread_cpu(), __ATOMIC_RELAXED);
+    return !team_over(team);
+}
+
 /* With a team, every 256 nodes (16 in the helper) and at the end of `advance`: counts the
    run's `nodes` so far against the shared budget; 0 once the search is to stop. */
 static int team_goes_on(Run *run, int64_t nodes) {
-    Team *team = run->team;
     int64_t fresh = nodes - run->counted;
     run->counted = nodes;
-    __atomic_add_fetch(&team->spent, fresh, __ATOMIC_RELAXED);
-    if (run->helper) __atomic_add_fetch(&team->helper_spent, fresh, __ATOMIC_RELAXED);
-    else __atomic_store_n(&team->main_cpu, thread_cpu(), __ATOMIC_RELAXED);
-    return !team_over(team);
+    return team_counts(run->team, fresh, run->helper);
 }
 
 /* search._Run._prove_stuck: a state whose reserve is stuck (`reserve_stuck`) is lost
@@ -2848,9 +2860,7 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             if (frame->next < frame->count) fetch_lookups(run, child + 1);
             Fp key = child->key;
             int32_t value = child->value;
-            if (is_dead(run->dead, key, value)) continue;
-            if (child->weakest && dominated(run->dead, key)) continue; /* only now: fewer look-ups */
-            if (child->earlier && passed(run->dead, key, value, child->earlier)) continue;
+            if (proved_lost(run->dead, child)) continue; /* only now: fewer look-ups */
             const Slot *seen = table_find(&run->index, key);
             if (seen && run->nodes[seen->value].value <= value) {
                 if (run->nodes[seen->value].open && seen->value < frame->low)
@@ -2984,12 +2994,7 @@ static int beam_before(const void *x, const void *y) {
 /* Counts `fresh` more nodes of a helper's beam against the team's budget; 0 once the search
    is to stop. */
 static int beam_goes_on(Team *team, int64_t fresh, double deadline) {
-    if (team) {
-        __atomic_add_fetch(&team->spent, fresh, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&team->helper_spent, fresh, __ATOMIC_RELAXED);
-        if (team_over(team)) return 0;
-    }
-    return now() < deadline;
+    return (!team || team_counts(team, fresh, 1)) && now() < deadline;
 }
 
 static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, const Work *root,
@@ -3035,9 +3040,7 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
                     code = WON;
                     goto done;
                 }
-                if (is_dead(dead, c->key, c->value)) continue;
-                if (c->weakest && dominated(dead, c->key)) continue;
-                if (c->earlier && passed(dead, c->key, c->value, c->earlier)) continue;
+                if (proved_lost(dead, c)) continue;
                 const Slot *s = table_find(&seen, c->key);
                 if (s && s->value <= c->value) continue;
                 Work child;
@@ -3116,9 +3119,13 @@ done:
    that alone (seen at a load of 12: classic deal 282 then took more than twice the nodes). */
 #define HELPER_LOOKAHEAD 8
 /* Between its shuffled runs the helper searches beams (`beam`), a third as much CPU time in
-   all as the runs (a beam's node, whose children are all made, costs several of theirs): the first BEAM_FIRST_WIDTH states wide, each next one four times as wide, up to
+   all as the runs (a beam's node, whose children are all made, costs several of theirs):
+   the first BEAM_FIRST_WIDTH states wide, each next one four times as wide, up to
    BEAM_WIDEST, each for BEAM_DEPTH nodes per state of its width at most. */
 #define BEAM_RUNS 3 /* the runs' CPU time to the beams' */
+#define BEAM_FIRST_WIDTH 1000
+#define BEAM_WIDEST (1 << 20)
+#define BEAM_DEPTH 128
 
 /* Whether the helper searches beams: where cards come back from the foundations (app
    rules). There they win deals that depth-first search leaves unknown; under classic and
@@ -3126,9 +3133,6 @@ done:
    passes 489, and the CPU they took from the helper's runs left near-line lost deals
    unknown (skill draw 1 with three passes 245 303 305 316 423 499, skill draw 1 184). */
 static int beams_pay(const Rules *r) { return r->returns; }
-#define BEAM_FIRST_WIDTH 1000
-#define BEAM_WIDEST (1 << 20)
-#define BEAM_DEPTH 128
 #define HELPER_SLOW 0.08
 #define HELPER_WINDOW 0.25
 #define HELPER_DEEP_SHARE 0.6

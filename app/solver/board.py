@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from app.engine import DRAW, FOUNDATION, Card, Move, Position, Rules
 
@@ -419,7 +420,7 @@ class Problem:
             return 0 if class_zero else pointer
         return 64 * state[5] + pointer
 
-    @property
+    @cached_property  # asked of every child the search looks at
     def fresh_is_weakest(self) -> bool:
         """Whether `stronger_keys` can find any: draw 3, unlimited passes, and the stock
         macro with pointer dominance."""
@@ -452,7 +453,7 @@ class Problem:
         a, b, c, d, talon, _, reserve_count, protected = key
         return tuple((a, b, c, d, talon, position, reserve_count, protected) for position in (1, 2))
 
-    @property
+    @cached_property  # asked of every child the search looks at
     def passes_order(self) -> bool:
         """Whether `earlier_passes` can find any: draw 3, limited passes, and the stock
         macro with pointer dominance."""

@@ -309,6 +309,16 @@ def _passed(problem: Problem, dead: dict[Key, int], key: Key, value: int) -> boo
     return any(dead.get(k, v + 1) <= v for k, v in problem.earlier_passes(key, value))
 
 
+def _proved_lost(problem: Problem, dead: dict[Key, int], key: Key, value: int) -> bool:
+    """A state of `key` and `value` is proved lost: by its own key, or (a child lost by its
+    own key needs no second look) `_dominated` or `_passed`."""
+    return (
+        dead.get(key, value + 1) <= value
+        or (problem.fresh_is_weakest and _dominated(problem, dead, key))
+        or (problem.passes_order and _passed(problem, dead, key, value))
+    )
+
+
 class _Run:
     """One depth-first search from a start state, which can stop and go on later.
 
@@ -364,8 +374,6 @@ class _Run:
         problem = self._problem
         key = problem.key
         value_of = problem.value
-        weakest = problem.fresh_is_weakest
-        passes_order = problem.passes_order
         dead = self._dead
         index_of = self._index
         values = self._values
@@ -384,13 +392,8 @@ class _Run:
                 _, step, child = kids[i]
                 k = key(child)
                 value = value_of(child)
-                if dead.get(k, value + 1) <= value:
-                    continue
-                # Looked up only when its turn comes (more is proved by then, and a
-                # child lost by its own key needs no second look).
-                if weakest and _dominated(problem, dead, k):
-                    continue
-                if passes_order and _passed(problem, dead, k, value):
+                # Looked up only when its turn comes (more is proved by then).
+                if _proved_lost(problem, dead, k, value):
                     continue
                 index = index_of.get(k, -1)
                 if index >= 0 and values[index] <= value:
@@ -463,8 +466,6 @@ def beam(
     states in the same order (the helper thread's, between its shuffled runs).
     """
     dead = {} if dead is None else dead
-    weakest = problem.fresh_is_weakest
-    passes_order = problem.passes_order
     start = problem.settle(root, cascade=False)
     seen = {problem.key(start): problem.value(start)}
     level = [start]
@@ -482,13 +483,7 @@ def beam(
                         steps.append(step)
                     return steps[::-1], nodes
                 key, value = problem.key(child), problem.value(child)
-                if dead.get(key, value + 1) <= value:
-                    continue
-                if weakest and _dominated(problem, dead, key):
-                    continue
-                if passes_order and _passed(problem, dead, key, value):
-                    continue
-                if seen.get(key, value + 1) <= value:
+                if _proved_lost(problem, dead, key, value) or seen.get(key, value + 1) <= value:
                     continue
                 candidates.append((-beam_score(child), len(candidates), i, step, child, key, value))
         candidates.sort(key=lambda c: (c[0], c[1]))
