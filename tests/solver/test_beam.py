@@ -150,15 +150,18 @@ def test_the_one_thread_search_s_beams_are_python_s(
     assert replays_to_a_win(position, problem.rules, core.line)
 
 
-def test_the_one_thread_search_has_no_beams_under_classic_rules() -> None:
+@pytest.mark.parametrize("number", [20, 22])
+def test_the_one_thread_search_has_no_beams_under_classic_rules(number: int) -> None:
     """`beams_pay`: where no card comes back from the foundations the search is the one
-    it was, whenever the beams would be due."""
+    it was, whenever the beams would be due (classic draw 3 deal 20 is proved lost in 8,531
+    nodes, 22 won in 61,055; with beams from the start, 1 wide and up, they would take
+    8,651 and 64,419)."""
     rules = decode_token("C3")
-    position = Position.deal(DealCode(rules, number=6).deck)
+    position = Position.deal(DealCode(rules, number=number).deck)
     budget = Budget(nodes=200_000, seconds=600)
     plain = no_beams(Solver(Problem.of(position, rules))).solve_position(position, budget)
     early = early_beams(Solver(Problem.of(position, rules)), 0, 1).solve_position(position, budget)
-    assert plain.nodes > 10_000
+    assert plain.decided and plain.nodes > 5_000
     assert (plain.verdict, plain.nodes) == (early.verdict, early.nodes)
 
 
