@@ -189,6 +189,8 @@ typedef struct {
     uint8_t order[64];
     uint64_t salt; /* tells this problem and talon order apart (`runs_needed`'s memo) */
     size_t path_children; /* children the path holds at most, about (`shed`) */
+    int64_t beam_after, beam_first; /* one thread's beams (`one_beam`): BEAM_FAIR_GO and
+                                       BEAM_FIRST_WIDTH, or a test's */
     uint64_t opening; /* Core.opening: the search is that one shuffled run (0: the schedule) */
 } Rules;
 
@@ -3009,7 +3011,6 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
     Child *scratch = NULL;
     int code = GOING_ON, added;
     int64_t nodes = 0, counted = 0;
-    if (closed_plays(r)) closed_grow(CLOSED_MEMO_BEAM);
     scratch = grow(mem, NULL, 0, MAX_CHILDREN * sizeof(Child));
     if (!scratch) return OUT_OF_MEMORY;
     RESERVE(mem, level, level_cap, 1, goto oom);
@@ -3162,6 +3163,9 @@ static void *helper_main(void *arg) {
     int fallback = h->rules.lookahead; /* the main thread's depth */
     const Rules beam_rules = h->rules; /* the beams test as deep as the main thread */
     closed_stop_at(h->deadline, &team->halt);
+    /* A beam asks the closed game of states far apart, which a small table forgets before
+       they come again: its thread's table grows (not the one-thread search's: `one_beam`). */
+    if (beams_pay(&h->rules) && closed_plays(&h->rules)) closed_grow(CLOSED_MEMO_BEAM);
     /* CPU time in each, ns; the next beam's width (0: none, `beams_pay`) */
     int64_t in_beams = BEAM_OWED, in_runs = 0;
     int64_t width = beams_pay(&h->rules) ? BEAM_FIRST_WIDTH : 0;
@@ -3328,6 +3332,41 @@ static int shuffled_runs(const Rules *r, Memory *mem, Table *dead, Work *root, i
     return code;
 }
 
+/* The one-thread search's beams (search.Solver._beam), under `beams_pay` only: between a
+   round's fixed-order run and its shuffled runs (whose order, drawn from the core's own
+   random numbers, is not Python's: before them, a test's beam meets the same proofs both
+   ways), once the runs (the fixed-order run and the shuffled ones) have
+   made BEAM_FAIR_GO nodes and BEAM_RUNS times the beams' so far, a beam (`beam`) of the next
+   width (BEAM_FIRST_WIDTH, then four times as wide each time), for BEAM_DEPTH nodes per state
+   of its width at most, each of its nodes counting BEAM_NODE_COST nodes of the budget (it
+   makes every child of its state, which the runs' nodes do not). Nodes, not CPU time as
+   the helper's share: one thread searches the same nodes as Python's. *width: the next
+   beam's (0: none); *in_beams: the budget's nodes the beams have counted. */
+#define BEAM_FAIR_GO 100000
+#define BEAM_NODE_COST 2
+static int one_beam(const Rules *r, Memory *mem, const Table *dead, const Work *root,
+                    int64_t max_nodes, double deadline, int64_t *width, int64_t *in_beams,
+                    Outcome *out) {
+    int64_t runs = out->nodes - *in_beams;
+    if (!*width || runs < r->beam_after || BEAM_RUNS * *in_beams > runs || now() >= deadline)
+        return GOING_ON;
+    /* A beam finishes the depth it is at (up to `width` nodes past its cap). */
+    int64_t cap = BEAM_DEPTH * *width;
+    int64_t left = (max_nodes - out->nodes) / BEAM_NODE_COST - *width + 1;
+    if (cap > left) cap = left;
+    if (cap <= 0) return GOING_ON;
+    Outcome beamed = {GOING_ON, 0, NULL, 0};
+    int code = beam(r, mem, dead, NULL, root, *width, cap, deadline, &beamed);
+    out->nodes += BEAM_NODE_COST * beamed.nodes;
+    *in_beams += BEAM_NODE_COST * beamed.nodes;
+    *width = code == OUT_OF_MEMORY || *width > BEAM_WIDEST / 4 ? 0 : 4 * *width;
+    if (code == WON) {
+        out->steps = beamed.steps;
+        out->length = beamed.length;
+    }
+    return code == OUT_OF_MEMORY ? GOING_ON : code; /* the runs go on alone */
+}
+
 /* Core.opening: the one shuffled run of seed `r->opening` (as `shuffled_runs` seeds it) for
    all the nodes, in one thread: how often a deal's openings win within a few nodes
    (bench/openings.py), with the search's tables, cuts and order. */
@@ -3385,6 +3424,8 @@ static void search_until(const Rules *r, Memory *mem, Table *dead, Work *root,
     if (!main_run) code = OUT_OF_MEMORY;
     int64_t allowance = FIRST_RUN_NODES;
     uint64_t seed = 0;
+    /* the next beam's width (0: none) and the budget's nodes the beams took (`one_beam`) */
+    int64_t width = beams_pay(r) ? r->beam_first : 0, in_beams = 0;
     while (code == GOING_ON && out->nodes < max_nodes && now() < deadline &&
            !(team && team_over(team))) {
         int64_t left = max_nodes - out->nodes;
@@ -3397,9 +3438,12 @@ static void search_until(const Rules *r, Memory *mem, Table *dead, Work *root,
                 break;
             }
         }
-        if (!team) /* the helper makes them (`helper_main`) */
-            code = shuffled_runs(r, mem, dead, root, allowance / 2, max_nodes, deadline, &seed,
-                                 out);
+        if (!team) { /* the helper makes them (`helper_main`) */
+            code = one_beam(r, mem, dead, root, max_nodes, deadline, &width, &in_beams, out);
+            if (code == GOING_ON && out->nodes < max_nodes && now() < deadline)
+                code = shuffled_runs(r, mem, dead, root, allowance / 2, max_nodes, deadline,
+                                     &seed, out);
+        }
         allowance *= 2;
     }
     if (main_run) run_free(main_run);
@@ -3745,6 +3789,7 @@ static PyObject *Core_beam(Core *self, PyObject *args) {
     self->busy = 1;
     self->memory.limit = 0;
     Py_BEGIN_ALLOW_THREADS
+    if (closed_plays(&r)) closed_grow(CLOSED_MEMO_BEAM); /* as the helper's */
     out.code = beam(&r, &self->memory, &self->dead, NULL, &root, width, max_nodes, 1e300, &out);
     Py_END_ALLOW_THREADS
     self->busy = 0;
@@ -3780,6 +3825,42 @@ static int Core_set_path_children(Core *self, PyObject *value, void *closure) {
         return -1;
     }
     self->rules.path_children = n;
+    return 0;
+}
+
+/* Core.beam_after and Core.beam_first: the one-thread search's first beam, after how many
+   nodes of the runs and how wide (`one_beam`), for tests. */
+static PyObject *Core_get_beam_after(Core *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(self->rules.beam_after);
+}
+
+static int Core_set_beam_after(Core *self, PyObject *value, void *closure) {
+    (void)closure;
+    long long n = value ? PyLong_AsLongLong(value) : -1;
+    if (n == -1 && PyErr_Occurred()) return -1;
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "beam_after is a count of nodes");
+        return -1;
+    }
+    self->rules.beam_after = n;
+    return 0;
+}
+
+static PyObject *Core_get_beam_first(Core *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(self->rules.beam_first);
+}
+
+static int Core_set_beam_first(Core *self, PyObject *value, void *closure) {
+    (void)closure;
+    long long n = value ? PyLong_AsLongLong(value) : -1;
+    if (n == -1 && PyErr_Occurred()) return -1;
+    if (n < 1) {
+        PyErr_SetString(PyExc_ValueError, "beam_first is a width above 0");
+        return -1;
+    }
+    self->rules.beam_first = n;
     return 0;
 }
 
@@ -3829,6 +3910,8 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     r->lookahead = LOOKAHEAD;
     r->certain = CERTAIN;
     r->path_children = PATH_CHILDREN;
+    r->beam_after = BEAM_FAIR_GO;
+    r->beam_first = BEAM_FIRST_WIDTH;
     for (Py_ssize_t i = 0; i < reserve_size; i++) {
         if ((uint8_t)reserve[i] >= 52) {
             PyErr_SetString(PyExc_ValueError, "cards are 0..51");
@@ -3894,6 +3977,11 @@ static PyGetSetDef Core_getset[] = {
     {"path_children", (getter)Core_get_path_children, (setter)Core_set_path_children,
      "children the depth-first path holds, about, before the frames nearest the root give "
      "theirs up (made again when the search comes back to them: the same search)", NULL},
+    {"beam_after", (getter)Core_get_beam_after, (setter)Core_set_beam_after,
+     "the runs' nodes before the one-thread search's first beam (search.Solver.BEAM_AFTER)",
+     NULL},
+    {"beam_first", (getter)Core_get_beam_first, (setter)Core_set_beam_first,
+     "the one-thread search's first beam's width (search.Solver.BEAM_FIRST)", NULL},
     {"opening", (getter)Core_get_opening, (setter)Core_set_opening,
      "0: searches follow the schedule; a seed: each search is that one shuffled run, one "
      "thread (bench/openings.py)", NULL},

@@ -150,6 +150,8 @@ class Solver:
 
     FIRST_RUN_NODES = 2_000  # also in _core.c
     SHORT_RUN_NODES = 1_000  # also in _core.c
+    BEAM_AFTER = 100_000  # the runs' nodes before the first beam (_core.c: Core.beam_after)
+    BEAM_FIRST = 1_000  # the first beam's width (_core.c: Core.beam_first)
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
@@ -217,6 +219,9 @@ class Solver:
             main = _Run(self, start, None)
             allowance = self.FIRST_RUN_NODES
             seed = 0
+            # The next beam's width (0: none) and the budget's nodes the beams took.
+            width = self.BEAM_FIRST if beams_pay(problem) else 0
+            in_beams = 0
             while verdict is None and nodes < budget.nodes and time.perf_counter() < deadline:
                 # The fixed-order run goes on for `allowance` more nodes, then a
                 # fresh shuffled run gets half as many; both allowances double.
@@ -224,6 +229,20 @@ class Solver:
                 nodes += main.spent
                 if verdict is not None or nodes >= budget.nodes:
                     break
+                if (
+                    width
+                    and time.perf_counter() < deadline
+                    and self._beam_due(nodes - in_beams, in_beams)
+                ):
+                    beamed, steps, cost = self._beam(start, width, budget.nodes - nodes)
+                    nodes += cost
+                    in_beams += cost
+                    width = 0 if width > BEAM_WIDEST // 4 else 4 * width
+                    if beamed:
+                        verdict = Verdict.WON
+                        break
+                    if nodes >= budget.nodes:
+                        break
                 if not problem.techniques.restarts:
                     allowance *= 2
                     continue
@@ -258,6 +277,20 @@ class Solver:
             share -= ticket.spent
         return verdict, steps, nodes, seed
 
+    def _beam_due(self, runs: int, in_beams: int) -> bool:
+        """Whether the next beam is due: the runs have had `runs` nodes, the beams `in_beams`."""
+        return runs >= self.BEAM_AFTER and BEAM_RUNS * in_beams <= runs
+
+    def _beam(self, start: State, width: int, left: int) -> tuple[bool, list[Step], int]:
+        """A beam `width` wide from `start` for `BEAM_DEPTH` nodes per state of its width at
+        most, within `left` nodes of the budget, each of its nodes counting `BEAM_NODE_COST`:
+        (won, its steps, the budget's nodes it took)."""
+        cap = min(BEAM_DEPTH * width, left // BEAM_NODE_COST - width + 1)  # it ends its depth
+        if cap <= 0:
+            return False, [], 0
+        steps, beam_nodes = beam(self.problem, start, width, cap, self._dead)
+        return steps is not None, steps or [], BEAM_NODE_COST * beam_nodes
+
     def _is_dead(self, state: State) -> bool:
         """Proved lost, or no stronger than a state proved lost."""
         value = self.problem.value(state)
@@ -267,6 +300,27 @@ class Solver:
             or _dominated(self.problem, self._dead, key)
             or _passed(self.problem, self._dead, key, value)
         )
+
+
+# The one-thread search's beams (`Solver._search`; also in _core.c, `one_beam`), where cards
+# come back from the foundations (`beams_pay`): between a round's fixed-order run and its
+# shuffled runs (whose order the core draws from its own random numbers, not Python's: before
+# them, a test's beam meets the same proofs both ways), once the runs
+# have made `Solver.BEAM_AFTER` nodes and BEAM_RUNS times the beams' so far, a beam (`beam`)
+# of the next width (`Solver.BEAM_FIRST`, then four times as wide), for BEAM_DEPTH nodes per
+# state of its width at most, each of its nodes counting BEAM_NODE_COST nodes of the budget
+# (it makes and scores every child of its state; see README). The two-thread search's
+# helper searches the same beams by CPU time instead (_core.c's `helper_main`).
+BEAM_WIDEST = 1 << 20
+BEAM_DEPTH = 128
+BEAM_RUNS = 3
+BEAM_NODE_COST = 2
+
+
+def beams_pay(problem: Problem) -> bool:
+    """Whether the search searches beams: where cards come back from the foundations (app
+    rules); under classic and skill rules they won next to nothing (_core.c's `beams_pay`)."""
+    return problem.rules.foundation_to_tableau
 
 
 def luby(i: int) -> int:

@@ -446,16 +446,18 @@ def test_the_core_searches_node_for_node_like_python(
 @pytest.mark.parametrize("preset", ["classic", "app"])
 def test_two_threads_give_the_verdicts_of_one(preset: str) -> None:
     """The helper thread shares the proofs and the budget: same verdicts, winning lines
-    that replay, and what it proved stays with the solver."""
+    that replay, and what it proved stays with the solver. (App draw 3 deal 9: one thread
+    won it in 1,895,164 nodes; with its beams under app rules, a quarter of its nodes or
+    more, in 3,002,618.)"""
     rules = Rules.preset_named(preset, draw=3)
     verdicts = set()
     for number in range(12):
         position = Position.deal(DealCode(rules, number=number).deck)
         one = Solver(Problem.of(position, rules)).solve_position(
-            position, Budget(nodes=3_000_000, seconds=120)
+            position, Budget(nodes=3_500_000, seconds=120)
         )
         solver = Solver(Problem.of(position, rules))
-        two = solver.solve_position(position, Budget(nodes=3_000_000, seconds=120, threads=2))
+        two = solver.solve_position(position, Budget(nodes=3_500_000, seconds=120, threads=2))
         assert one.decided and two.decided
         assert two.verdict is one.verdict
         verdicts.add(two.verdict)
