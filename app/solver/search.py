@@ -435,17 +435,24 @@ class _Run:
         return Verdict.UNWINNABLE, []
 
 
-def beam_score(state: State) -> int:
-    """How far along a state looks, for `beam`: cards up (4 each), fewer reserve cards (2),
-    talon cards (3) and passes begun (12), empty columns (1). Without the talon and the
-    passes the beams filled with states that had left the talon as it was or burnt a pass
-    for nothing: of the deals the 10 s table leaves unknown (app draw 3 with three passes
-    24, app draw 1 with three passes 5, skill draw 1 with three passes 20, app draw 1 458),
-    the beams won 7 within 4 s of their CPU time, 11 with them (README)."""
+BEAM_UP = (1, 2)
+"""The weight of a card up in `beam_score`, in the helper thread's two beams of each width
+(the core's BEAM_UP_FIRST and BEAM_UP_SECOND)."""
+
+
+def beam_score(state: State, up: int = BEAM_UP[0]) -> int:
+    """How far along a state looks, for `beam`: cards up (`up` each), fewer reserve and
+    talon cards (3 each) and passes begun (12), empty columns (1). Without the talon and
+    the passes the beams filled with states that had left the talon as it was or burnt a
+    pass for nothing. Cards up weigh little beside the reserve and the talon (the beams
+    run under app rules, where cards come back from the foundations): app draw 1 with
+    three passes deal 465's winning line keeps cards in the columns and empties the
+    reserve and the talon first; with cards up 4 and reserve cards 2 it fell behind the
+    beam's states, which had sent cards up and then stuck (README)."""
     columns, talon, _, reserve_count, found, pass_number, _ = state
     return (
-        4 * sum(found)
-        - 2 * reserve_count
+        up * sum(found)
+        - 3 * reserve_count
         - 3 * len(talon)
         - 12 * pass_number
         + sum(1 for column in columns if not column)
@@ -453,12 +460,18 @@ def beam_score(state: State) -> int:
 
 
 def beam(
-    problem: Problem, root: State, width: int, max_nodes: int, dead: dict[Key, int] | None = None
+    problem: Problem,
+    root: State,
+    width: int,
+    max_nodes: int,
+    dead: dict[Key, int] | None = None,
+    up: int = BEAM_UP[0],
 ) -> tuple[list[Step] | None, int]:
     """A beam search for a win from `root` (a state before settling): breadth first,
-    keeping at each depth the `width` children that look furthest along (`beam_score`,
-    ties in the order they came), each state once (one whose key was kept before with no
-    higher value is left out, as the runs leave it out), none proved lost in `dead`.
+    keeping at each depth the `width` children that look furthest along (`beam_score`
+    with cards up counting `up` each, ties in the order they came), each state once (one
+    whose key was kept before with no higher value is left out, as the runs leave it
+    out), none proved lost in `dead`.
     It proves nothing: (the winning steps, nodes) or (None, nodes) when a depth keeps no
     state or `max_nodes` states have had their children made. The depth-first runs
     commit to their first choices and can spend millions of nodes under one that loses;
@@ -485,7 +498,9 @@ def beam(
                 key, value = problem.key(child), problem.value(child)
                 if _proved_lost(problem, dead, key, value) or seen.get(key, value + 1) <= value:
                     continue
-                candidates.append((-beam_score(child), len(candidates), i, step, child, key, value))
+                candidates.append(
+                    (-beam_score(child, up), len(candidates), i, step, child, key, value)
+                )
         candidates.sort(key=lambda c: (c[0], c[1]))
         level, kept = [], []
         for _, _, i, step, child, key, value in candidates:
