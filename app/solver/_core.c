@@ -2955,8 +2955,8 @@ static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
 /* -- the beam ---------------------------------------------------------------------------- */
 
 /* search.beam: breadth first from `root`, keeping at each depth the `width` children that
-   look furthest along (`beam_score`, cards up counting `up` each; ties in the order they
-   came), each state once (a state
+   look furthest along (`beam_score`, cards up and reserve cards counting `up` and `reserve`
+   each; ties in the order they came), each state once (a state
    whose key was kept before with no higher value is left out, as the runs leave it out),
    and none that the dead table or the tests prove lost. It proves nothing and looks only
    for a win, up to `cap` nodes (each state whose children it makes): WON with the steps in
@@ -2977,15 +2977,20 @@ typedef struct {
     int8_t card, target;
 } BeamLink;
 
-#define BEAM_UP_FIRST 1 /* search.BEAM_UP: cards up in the score, the pair of beams */
-#define BEAM_UP_SECOND 2
+/* The weights of a card up and of a reserve card in the beam's score (search.BEAM_WEIGHTS),
+   drawing one card: cards up weigh little beside the reserve and the talon (app draw 1 with
+   three passes 344 and 465 won; 465's winning line keeps cards in the columns and empties
+   the reserve and the talon first), drawing three as before (app draw 3 with three passes
+   deal 64 was lost in the 10 s search with cards up 2, reserve cards 3; README). */
+static int beam_up(const Rules *r) { return r->draw == 1 ? 1 : 4; }
+static int beam_reserve(const Rules *r) { return r->draw == 1 ? 3 : 2; }
 
 /* How far along a state looks (search.beam_score): cards up (`up` each), fewer reserve
-   and talon cards (3 each) and passes begun (12), empty columns (1). */
-static int32_t beam_score(const Work *w, int up) {
+   cards (`reserve` each), talon cards (3) and passes begun (12), empty columns (1). */
+static int32_t beam_score(const Work *w, int up, int reserve) {
     int empties = 0;
     for (int i = 0; i < 4; i++) empties += w->len[i] == 0;
-    return up * (w->found[0] + w->found[1] + w->found[2] + w->found[3]) - 3 * w->reserve -
+    return up * (w->found[0] + w->found[1] + w->found[2] + w->found[3]) - reserve * w->reserve -
            3 * talon_size(w) - 12 * w->pass + empties;
 }
 
@@ -3002,7 +3007,7 @@ static int beam_goes_on(Team *team, int64_t fresh, double deadline) {
 }
 
 static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, const Work *root,
-                int64_t width, int up, int64_t cap, double deadline, Outcome *out) {
+                int64_t width, int up, int reserve, int64_t cap, double deadline, Outcome *out) {
     Table seen = {0};
     Packed *level = NULL, *next = NULL;
     size_t level_cap = 0, next_cap = 0, level_n = 1, cand_cap = 0, link_cap = 0, link_n = 0;
@@ -3050,7 +3055,7 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
                 Work child;
                 child_of(r, &w, c, &child);
                 RESERVE(mem, cand, cand_cap, n_cand + 1, goto oom);
-                cand[n_cand] = (BeamCandidate){*c, (int32_t)i, beam_score(&child, up), (int32_t)n_cand};
+                cand[n_cand] = (BeamCandidate){*c, (int32_t)i, beam_score(&child, up, reserve), (int32_t)n_cand};
                 n_cand++;
             }
             if (nodes - counted >= 16) { /* as often as the helper's runs look */
@@ -3125,10 +3130,7 @@ done:
 /* Between its shuffled runs the helper searches beams (`beam`), a third as much CPU time in
    all as the runs (a beam's node, whose children are all made, costs several of theirs):
    the first BEAM_FIRST_WIDTH states wide, each next width four times the last, up to
-   BEAM_WIDEST, each for BEAM_DEPTH nodes per state of its width at most; at each width two
-   beams, cards up counting BEAM_UP_FIRST in the first and BEAM_UP_SECOND in the second
-   (neither score wins all that the pair wins: app draw 1 with three passes 344 and 465
-   need the first, app draw 3 with three passes 64 the second). */
+   BEAM_WIDEST, each for BEAM_DEPTH nodes per state of its width at most. */
 #define BEAM_RUNS 3 /* the runs' CPU time to the beams' */
 #define BEAM_FIRST_WIDTH 1000
 #define BEAM_WIDEST (1 << 20)
@@ -3164,9 +3166,8 @@ static void *helper_main(void *arg) {
     int fallback = h->rules.lookahead; /* the main thread's depth */
     const Rules beam_rules = h->rules; /* the beams test as deep as the main thread */
     closed_stop_at(h->deadline, &team->halt);
-    /* CPU time in each, ns; the next beam's width (0: none, `beams_pay`) and its score */
+    /* CPU time in each, ns; the next beam's width (0: none, `beams_pay`) */
     int64_t in_beams = 0, in_runs = 0, width = beams_pay(&h->rules) ? BEAM_FIRST_WIDTH : 0;
-    int up = BEAM_UP_FIRST;
     h->rules.lookahead = HELPER_LOOKAHEAD;
     h->rules.certain = 1;
     Run *run = NULL;
@@ -3181,15 +3182,11 @@ static void *helper_main(void *arg) {
     while (code == GOING_ON && !team_over(team) && now() < h->deadline) {
         if (left <= 0 && width && BEAM_RUNS * in_beams <= in_runs) { /* the next beam */
             int64_t began = thread_cpu();
-            code = beam(&beam_rules, &h->mem, h->dead, team, &h->root, width, up,
-                        BEAM_DEPTH * width, h->deadline, &h->out);
+            code = beam(&beam_rules, &h->mem, h->dead, team, &h->root, width,
+                        beam_up(&beam_rules), beam_reserve(&beam_rules), BEAM_DEPTH * width,
+                        h->deadline, &h->out);
             in_beams += thread_cpu() - began;
-            if (up == BEAM_UP_FIRST && code != OUT_OF_MEMORY) {
-                up = BEAM_UP_SECOND; /* the same width again, the other score */
-            } else {
-                up = BEAM_UP_FIRST;
-                width = code == OUT_OF_MEMORY || width > BEAM_WIDEST / 4 ? 0 : 4 * width;
-            }
+            width = code == OUT_OF_MEMORY || width > BEAM_WIDEST / 4 ? 0 : 4 * width;
             if (code == OUT_OF_MEMORY) code = GOING_ON; /* the shuffled runs go on alone */
             continue;
         }
@@ -3739,8 +3736,8 @@ static PyObject *Core_search(Core *self, PyObject *args) {
 static PyObject *Core_beam(Core *self, PyObject *args) {
     PyObject *obj;
     long long width, max_nodes;
-    int up = BEAM_UP_FIRST;
-    if (!PyArg_ParseTuple(args, "OLL|i", &obj, &width, &max_nodes, &up)) return NULL;
+    int up = -1, reserve = -1; /* the rules' (`beam_up`, `beam_reserve`) */
+    if (!PyArg_ParseTuple(args, "OLL|ii", &obj, &width, &max_nodes, &up, &reserve)) return NULL;
     if (width < 1) {
         PyErr_SetString(PyExc_ValueError, "width is at least 1");
         return NULL;
@@ -3749,11 +3746,14 @@ static PyObject *Core_beam(Core *self, PyObject *args) {
     Work root;
     if (!begin(self, obj, &r, &root)) return NULL;
     settle(&r, &root, 0);
+    if (up < 0) up = beam_up(&r);
+    if (reserve < 0) reserve = beam_reserve(&r);
     Outcome out = {GOING_ON, 0, NULL, 0};
     self->busy = 1;
     self->memory.limit = 0;
     Py_BEGIN_ALLOW_THREADS
-    out.code = beam(&r, &self->memory, &self->dead, NULL, &root, width, up, max_nodes, 1e300, &out);
+    out.code = beam(&r, &self->memory, &self->dead, NULL, &root, width, up, reserve, max_nodes,
+                    1e300, &out);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     return outcome_result(&out);
@@ -3872,8 +3872,9 @@ static PyMethodDef Core_methods[] = {
      "search(state, max_nodes, seconds, threads=1) -> (code, steps, nodes): 0 unknown, 1 "
      "won, 2 unwinnable."},
     {"beam", (PyCFunction)Core_beam, METH_VARARGS,
-     "beam(state, width, max_nodes, up=1) -> (code, steps, nodes): 0 no win found, 1 won "
-     "(the search's beam, one thread, cards up counting `up` each; see search.beam)."},
+     "beam(state, width, max_nodes[, up, reserve]) -> (code, steps, nodes): 0 no win found, "
+     "1 won (the search's beam, one thread, cards up and reserve cards weighing `up` and "
+     "`reserve`, by default the rules' weights; see search.beam)."},
     {"successors", (PyCFunction)Core_successors, METH_O,
      "successors(state) -> [(priority, step, child)], as board.Problem.successors."},
     {"settle", (PyCFunction)(void (*)(void))Core_settle, METH_VARARGS | METH_KEYWORDS,

@@ -8,7 +8,7 @@ from app.engine import DealCode, Position
 from app.engine.rules import decode_token
 from app.solver import Budget, Verdict
 from app.solver.board import Problem
-from app.solver.search import BEAM_UP, Solver, _core_of, _shortcut, beam
+from app.solver.search import BEAM_WEIGHTS, Solver, _core_of, _shortcut, beam
 
 from .helpers import replays_to_a_win
 
@@ -20,43 +20,43 @@ def problem_of(token: str, number: int) -> tuple[Problem, Position]:
 
 
 @pytest.mark.parametrize(
-    ("token", "number", "width", "max_nodes", "up"),
+    ("token", "number", "width", "max_nodes", "weights"),
     [
-        ("D1P3", 393, 1000, 2_000, 1),
-        ("D1P3", 393, 1000, 2_000, 2),
-        ("D3P3", 64, 200, 5_000, 2),
-        ("C3", 5, 50, 10_000, 1),
-        ("C3", 5, 50, 10_000, 2),
-        ("S1P3", 7, 100, 10_000, 1),
-        ("D3", 3, 30, 10_000, 2),
-        ("C1", 2, 200, 10_000, 1),
-        ("C1", 2, 200, 2_000, 2),
+        ("D1P3", 393, 1000, 2_000, None),
+        ("D1P3", 393, 1000, 2_000, (4, 2)),
+        ("D3P3", 64, 200, 5_000, None),
+        ("D3P3", 64, 200, 5_000, (1, 3)),
+        ("C3", 5, 50, 10_000, None),
+        ("S1P3", 7, 100, 10_000, None),
+        ("D3", 3, 30, 10_000, None),
+        ("C1", 2, 200, 10_000, None),
+        ("C1", 2, 200, 2_000, (2, 5)),
     ],
 )
 def test_the_core_beam_searches_the_states_python_does(
-    token: str, number: int, width: int, max_nodes: int, up: int
+    token: str, number: int, width: int, max_nodes: int, weights: tuple[int, int] | None
 ) -> None:
-    """The same nodes, the same outcome and, when won, the same steps, under either score
-    of the helper's pair (cards up counting 1 or 2)."""
+    """The same nodes, the same outcome and, when won, the same steps, with the rules'
+    weights of cards up and reserve cards (BEAM_WEIGHTS) and with others."""
     problem, position = problem_of(token, number)
     core = _core_of(problem)
     assert core is not None
     state = problem.state_of(position)
-    code, steps, nodes = core.beam(state, width, max_nodes, up)
-    reference, python_nodes = beam(problem, state, width, max_nodes, up=up)
+    code, steps, nodes = core.beam(state, width, max_nodes, *(weights or ()))
+    reference, python_nodes = beam(problem, state, width, max_nodes, weights=weights)
     assert nodes == python_nodes > width
     assert code == (0 if reference is None else 1)
     assert [tuple(step) for step in steps] == (reference or [])
 
 
-def beam_wins(token: str, number: int, width: int, max_nodes: int, up: int = BEAM_UP[0]) -> int:
+def beam_wins(token: str, number: int, width: int, max_nodes: int) -> int:
     """The nodes of the core's beam that wins the deal, whose line (cut short as the search
     cuts it) the engine replays to a win; fails if the beam does not win."""
     problem, position = problem_of(token, number)
     core = _core_of(problem)
     assert core is not None
     state = problem.state_of(position)
-    code, steps, nodes = core.beam(state, width, max_nodes, up)
+    code, steps, nodes = core.beam(state, width, max_nodes)
     assert code == 1
     start = problem.settle(state, cascade=False)
     line: list = []
@@ -87,25 +87,19 @@ def test_the_score_counts_the_talon_and_the_passes() -> None:
     assert beam_wins("D1P3", 34, 1000, 128 * 1000) < 100_000
 
 
-def test_cards_up_weigh_little_beside_the_reserve_and_the_talon() -> None:
+def test_drawing_one_cards_up_weigh_little_beside_the_reserve_and_the_talon() -> None:
     """App draw 1 with three passes, deals 344 and 465, unknown to the 10 s search with cards
     up 4 and reserve cards 2 in the score (465 won by the depth-first search in 30.9
-    million nodes): the first score of the helper's pair (cards up 1, reserve cards 3)
-    wins 344 1,000 wide (44,689 nodes) and 465 4,000 wide (172,991); 465's line keeps cards
-    in the columns and empties the reserve and the talon first."""
+    million nodes): drawing one, the weights 1 and 3 win 344 1,000 wide (44,689 nodes)
+    and 465 4,000 wide (172,991); 465's line keeps cards in the columns and empties the
+    reserve and the talon first, and with 4 and 2 the beam 4,000 wide does not win it."""
+    assert BEAM_WEIGHTS[1] == (1, 3)
     assert beam_wins("D1P3", 344, 1000, 128 * 1000) < 100_000
     assert beam_wins("D1P3", 465, 4000, 128 * 4000) < 350_000
-
-
-def test_the_second_score_wins_what_the_first_does_not() -> None:
-    """App draw 3 with three passes, deal 64: the beam 4,000 wide with cards up 2 wins it
-    (225,776 nodes), with cards up 1 it does not (513,557 nodes, to its cap):
-    hence the pair at each width."""
-    assert beam_wins("D3P3", 64, 4000, 128 * 4000, up=BEAM_UP[1]) < 450_000
-    problem, position = problem_of("D3P3", 64)
+    problem, position = problem_of("D1P3", 465)
     core = _core_of(problem)
     assert core is not None
-    assert core.beam(problem.state_of(position), 4000, 128 * 4000, BEAM_UP[0])[0] == 0
+    assert core.beam(problem.state_of(position), 4000, 128 * 4000, 4, 2)[0] == 0
 
 
 def test_the_helper_thread_s_beams_win_what_the_runs_do_not() -> None:
