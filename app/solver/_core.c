@@ -2957,7 +2957,8 @@ static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
 /* -- the beam ---------------------------------------------------------------------------- */
 
 /* search.beam: breadth first from `root`, keeping at each depth the `width` children that
-   look furthest along (`beam_score`, ties in the order they came), each state once (a state
+   look furthest along (`beam_score`, cards up and reserve cards counting `up` and `reserve`
+   each; ties in the order they came), each state once (a state
    whose key was kept before with no higher value is left out, as the runs leave it out),
    and none that the dead table or the tests prove lost. It proves nothing and looks only
    for a win, up to `cap` nodes (each state whose children it makes): WON with the steps in
@@ -2978,12 +2979,20 @@ typedef struct {
     int8_t card, target;
 } BeamLink;
 
-/* How far along a state looks (search.beam_score): cards up first, then fewer reserve
-   cards, talon cards and passes begun, then empty columns. */
-static int32_t beam_score(const Work *w) {
+/* The weights of a card up and of a reserve card in the beam's score (search.BEAM_WEIGHTS),
+   drawing one card: cards up weigh little beside the reserve and the talon (app draw 1 with
+   three passes 344 and 465 won; 465's winning line keeps cards in the columns and empties
+   the reserve and the talon first), drawing three as before (app draw 3 with three passes
+   deal 64 was lost in the 10 s search with cards up 2, reserve cards 3; README). */
+static int beam_up(const Rules *r) { return r->draw == 1 ? 1 : 4; }
+static int beam_reserve(const Rules *r) { return r->draw == 1 ? 3 : 2; }
+
+/* How far along a state looks (search.beam_score): cards up (`up` each), fewer reserve
+   cards (`reserve` each), talon cards (3) and passes begun (12), empty columns (1). */
+static int32_t beam_score(const Work *w, int up, int reserve) {
     int empties = 0;
     for (int i = 0; i < 4; i++) empties += w->len[i] == 0;
-    return 4 * (w->found[0] + w->found[1] + w->found[2] + w->found[3]) - 2 * w->reserve -
+    return up * (w->found[0] + w->found[1] + w->found[2] + w->found[3]) - reserve * w->reserve -
            3 * talon_size(w) - 12 * w->pass + empties;
 }
 
@@ -3000,7 +3009,7 @@ static int beam_goes_on(Team *team, int64_t fresh, double deadline) {
 }
 
 static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, const Work *root,
-                int64_t width, int64_t cap, double deadline, Outcome *out) {
+                int64_t width, int up, int reserve, int64_t cap, double deadline, Outcome *out) {
     Table seen = {0};
     Packed *level = NULL, *next = NULL;
     size_t level_cap = 0, next_cap = 0, level_n = 1, cand_cap = 0, link_cap = 0, link_n = 0;
@@ -3047,7 +3056,7 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
                 Work child;
                 child_of(r, &w, c, &child);
                 RESERVE(mem, cand, cand_cap, n_cand + 1, goto oom);
-                cand[n_cand] = (BeamCandidate){*c, (int32_t)i, beam_score(&child), (int32_t)n_cand};
+                cand[n_cand] = (BeamCandidate){*c, (int32_t)i, beam_score(&child, up, reserve), (int32_t)n_cand};
                 n_cand++;
             }
             if (nodes - counted >= 16) { /* as often as the helper's runs look */
@@ -3121,7 +3130,7 @@ done:
 #define HELPER_LOOKAHEAD 8
 /* Between its shuffled runs the helper searches beams (`beam`), a third as much CPU time in
    all as the runs (a beam's node, whose children are all made, costs several of theirs):
-   the first BEAM_FIRST_WIDTH states wide, each next one four times as wide, up to
+   the first BEAM_FIRST_WIDTH states wide, each next width four times the last, up to
    BEAM_WIDEST, each for BEAM_DEPTH nodes per state of its width at most. */
 #define BEAM_RUNS 3 /* the runs' CPU time to the beams' */
 #define BEAM_FIRST_WIDTH 1000
@@ -3184,7 +3193,8 @@ static void *helper_main(void *arg) {
         if (left <= 0 && width && BEAM_RUNS * in_beams <= in_runs) { /* the next beam */
             int64_t began = thread_cpu();
             code = beam(&beam_rules, &h->mem, h->dead, team, &h->root, width,
-                        BEAM_DEPTH * width, h->deadline, &h->out);
+                        beam_up(&beam_rules), beam_reserve(&beam_rules), BEAM_DEPTH * width,
+                        h->deadline, &h->out);
             in_beams += thread_cpu() - began;
             width = code == OUT_OF_MEMORY || width > BEAM_WIDEST / 4 ? 0 : 4 * width;
             if (code == OUT_OF_MEMORY) code = GOING_ON; /* the shuffled runs go on alone */
@@ -3356,7 +3366,8 @@ static int one_beam(const Rules *r, Memory *mem, const Table *dead, const Work *
     if (cap > left) cap = left;
     if (cap <= 0) return GOING_ON;
     Outcome beamed = {GOING_ON, 0, NULL, 0};
-    int code = beam(r, mem, dead, NULL, root, *width, cap, deadline, &beamed);
+    int code = beam(r, mem, dead, NULL, root, *width, beam_up(r), beam_reserve(r), cap, deadline,
+                    &beamed);
     out->nodes += BEAM_NODE_COST * beamed.nodes;
     *in_beams += BEAM_NODE_COST * beamed.nodes;
     *width = code == OUT_OF_MEMORY || *width > BEAM_WIDEST / 4 ? 0 : 4 * *width;
@@ -3776,7 +3787,8 @@ static PyObject *Core_search(Core *self, PyObject *args) {
 static PyObject *Core_beam(Core *self, PyObject *args) {
     PyObject *obj;
     long long width, max_nodes;
-    if (!PyArg_ParseTuple(args, "OLL", &obj, &width, &max_nodes)) return NULL;
+    int up = -1, reserve = -1; /* the rules' (`beam_up`, `beam_reserve`) */
+    if (!PyArg_ParseTuple(args, "OLL|ii", &obj, &width, &max_nodes, &up, &reserve)) return NULL;
     if (width < 1) {
         PyErr_SetString(PyExc_ValueError, "width is at least 1");
         return NULL;
@@ -3785,12 +3797,15 @@ static PyObject *Core_beam(Core *self, PyObject *args) {
     Work root;
     if (!begin(self, obj, &r, &root)) return NULL;
     settle(&r, &root, 0);
+    if (up < 0) up = beam_up(&r);
+    if (reserve < 0) reserve = beam_reserve(&r);
     Outcome out = {GOING_ON, 0, NULL, 0};
     self->busy = 1;
     self->memory.limit = 0;
     Py_BEGIN_ALLOW_THREADS
     if (closed_plays(&r)) closed_grow(CLOSED_MEMO_BEAM); /* as the helper's */
-    out.code = beam(&r, &self->memory, &self->dead, NULL, &root, width, max_nodes, 1e300, &out);
+    out.code = beam(&r, &self->memory, &self->dead, NULL, &root, width, up, reserve, max_nodes,
+                    1e300, &out);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     return outcome_result(&out);
@@ -3947,8 +3962,9 @@ static PyMethodDef Core_methods[] = {
      "search(state, max_nodes, seconds, threads=1) -> (code, steps, nodes): 0 unknown, 1 "
      "won, 2 unwinnable."},
     {"beam", (PyCFunction)Core_beam, METH_VARARGS,
-     "beam(state, width, max_nodes) -> (code, steps, nodes): 0 no win found, 1 won (the "
-     "search's beam, one thread; see search.beam)."},
+     "beam(state, width, max_nodes[, up, reserve]) -> (code, steps, nodes): 0 no win found, "
+     "1 won (the search's beam, one thread, cards up and reserve cards weighing `up` and "
+     "`reserve`, by default the rules' weights; see search.beam)."},
     {"successors", (PyCFunction)Core_successors, METH_O,
      "successors(state) -> [(priority, step, child)], as board.Problem.successors."},
     {"settle", (PyCFunction)(void (*)(void))Core_settle, METH_VARARGS | METH_KEYWORDS,

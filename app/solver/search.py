@@ -489,17 +489,25 @@ class _Run:
         return Verdict.UNWINNABLE, []
 
 
-def beam_score(state: State) -> int:
-    """How far along a state looks, for `beam`: cards up (4 each), fewer reserve cards (2),
-    talon cards (3) and passes begun (12), empty columns (1). Without the talon and the
-    passes the beams filled with states that had left the talon as it was or burnt a pass
-    for nothing: of the deals the 10 s table leaves unknown (app draw 3 with three passes
-    24, app draw 1 with three passes 5, skill draw 1 with three passes 20, app draw 1 458),
-    the beams won 7 within 4 s of their CPU time, 11 with them (README)."""
+BEAM_WEIGHTS = {1: (1, 3), 3: (4, 2)}
+"""The weights of a card up and of a reserve card in `beam_score`, by the cards drawn at a
+time (the core's `beam_up` and `beam_reserve`). Drawing one, cards up weigh little beside
+the reserve and the talon (the beams run under app rules, where cards come back from the
+foundations): app draw 1 with three passes deal 465's winning line keeps cards in the
+columns and empties the reserve and the talon first; with cards up 4 and reserve cards 2
+it fell behind the beam's states, which had sent cards up and then stuck. Drawing three,
+those weights lost app draw 3 with three passes deal 64 in the 10 s search (README)."""
+
+
+def beam_score(state: State, up: int, reserve: int) -> int:
+    """How far along a state looks, for `beam`: cards up (`up` each), fewer reserve cards
+    (`reserve` each), talon cards (3) and passes begun (12), empty columns (1). Without
+    the talon and the passes the beams filled with states that had left the talon as it
+    was or burnt a pass for nothing (README)."""
     columns, talon, _, reserve_count, found, pass_number, _ = state
     return (
-        4 * sum(found)
-        - 2 * reserve_count
+        up * sum(found)
+        - reserve * reserve_count
         - 3 * len(talon)
         - 12 * pass_number
         + sum(1 for column in columns if not column)
@@ -507,12 +515,19 @@ def beam_score(state: State) -> int:
 
 
 def beam(
-    problem: Problem, root: State, width: int, max_nodes: int, dead: dict[Key, int] | None = None
+    problem: Problem,
+    root: State,
+    width: int,
+    max_nodes: int,
+    dead: dict[Key, int] | None = None,
+    weights: tuple[int, int] | None = None,
 ) -> tuple[list[Step] | None, int]:
     """A beam search for a win from `root` (a state before settling): breadth first,
-    keeping at each depth the `width` children that look furthest along (`beam_score`,
-    ties in the order they came), each state once (one whose key was kept before with no
-    higher value is left out, as the runs leave it out), none proved lost in `dead`.
+    keeping at each depth the `width` children that look furthest along (`beam_score`
+    with `weights` for cards up and reserve cards, by default the rules' `BEAM_WEIGHTS`;
+    ties in the order they came), each state once (one
+    whose key was kept before with no higher value is left out, as the runs leave it
+    out), none proved lost in `dead`.
     It proves nothing: (the winning steps, nodes) or (None, nodes) when a depth keeps no
     state or `max_nodes` states have had their children made. The depth-first runs
     commit to their first choices and can spend millions of nodes under one that loses;
@@ -520,6 +535,7 @@ def beam(
     states in the same order (the helper thread's, between its shuffled runs).
     """
     dead = {} if dead is None else dead
+    up, reserve = weights or BEAM_WEIGHTS[problem.rules.draw]
     start = problem.settle(root, cascade=False)
     seen = {problem.key(start): problem.value(start)}
     level = [start]
@@ -539,7 +555,9 @@ def beam(
                 key, value = problem.key(child), problem.value(child)
                 if _proved_lost(problem, dead, key, value) or seen.get(key, value + 1) <= value:
                     continue
-                candidates.append((-beam_score(child), len(candidates), i, step, child, key, value))
+                candidates.append(
+                    (-beam_score(child, up, reserve), len(candidates), i, step, child, key, value)
+                )
         candidates.sort(key=lambda c: (c[0], c[1]))
         level, kept = [], []
         for _, _, i, step, child, key, value in candidates:
