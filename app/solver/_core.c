@@ -3148,6 +3148,19 @@ done:
    passes 489, and the CPU they took from the helper's runs left near-line lost deals
    unknown (skill draw 1 with three passes 245 303 305 316 423 499, skill draw 1 184). */
 static int beams_pay(const Rules *r) { return r->returns; }
+
+/* Under app draw 3 with a pass limit (`beams_second`) the helper also searches beams with the
+   second weights, cards up 1 and reserve cards 3 (drawing one's), each beam from
+   BEAM_SECOND_FROM wide right after the first weights' beam of its width, and the beams take
+   a third of its CPU time (BEAM_RUNS_SECOND), not a quarter. The first weights' beams 1,000
+   and 4,000 wide come as soon as before (deals 64 85 370 are won by the one 4,000 wide: a
+   second weights' beam before it had lost 64 and 85 in the 10 s search); the second weights
+   win deals 342 and 392 with a beam 4,000 wide, 35 and 82 16,000 wide, run alone (README). */
+static int beams_second(const Rules *r) { return r->returns && r->draw == 3 && r->passes >= 0; }
+#define BEAM_SECOND_FROM 4000
+#define BEAM_SECOND_UP 1
+#define BEAM_SECOND_RESERVE 3
+#define BEAM_RUNS_SECOND 2
 #define HELPER_SLOW 0.08
 #define HELPER_WINDOW 0.25
 #define HELPER_DEEP_SHARE 0.6
@@ -3175,9 +3188,14 @@ static void *helper_main(void *arg) {
     /* A beam asks the closed game of states far apart, which a small table forgets before
        they come again: its thread's table grows (not the one-thread search's: `one_beam`). */
     if (beams_pay(&h->rules) && closed_plays(&h->rules)) closed_grow(CLOSED_MEMO_BEAM);
-    /* CPU time in each, ns; the next beam's width (0: none, `beams_pay`) */
-    int64_t in_beams = BEAM_OWED, in_runs = 0;
+    /* The runs' CPU time to the beams'; CPU time in each, ns (the beams' first debt is the
+       same 90 ms of runs); the next beam's width (0: none, `beams_pay`), and whether it
+       weighs with the second weights (`beams_second`) */
+    const int second_too = beams_second(&h->rules);
+    const int64_t share = second_too ? BEAM_RUNS_SECOND : BEAM_RUNS;
+    int64_t in_beams = BEAM_OWED * BEAM_RUNS / share, in_runs = 0;
     int64_t width = beams_pay(&h->rules) ? BEAM_FIRST_WIDTH : 0;
+    int second = 0;
     h->rules.lookahead = HELPER_LOOKAHEAD;
     h->rules.certain = 1;
     Run *run = NULL;
@@ -3190,12 +3208,16 @@ static void *helper_main(void *arg) {
     int64_t main_cpu = __atomic_load_n(&team->main_cpu, __ATOMIC_RELAXED);
     const int64_t window = (int64_t)(HELPER_WINDOW * 1e9);
     while (code == GOING_ON && !team_over(team) && now() < h->deadline) {
-        if (left <= 0 && width && BEAM_RUNS * in_beams <= in_runs) { /* the next beam */
+        if (left <= 0 && width && share * in_beams <= in_runs) { /* the next beam */
             int64_t began = thread_cpu();
             code = beam(&beam_rules, &h->mem, h->dead, team, &h->root, width,
-                        beam_up(&beam_rules), beam_reserve(&beam_rules), BEAM_DEPTH * width,
-                        h->deadline, &h->out);
+                        second ? BEAM_SECOND_UP : beam_up(&beam_rules),
+                        second ? BEAM_SECOND_RESERVE : beam_reserve(&beam_rules),
+                        BEAM_DEPTH * width, h->deadline, &h->out);
             in_beams += thread_cpu() - began;
+            second = !second && second_too && width >= BEAM_SECOND_FROM;
+            if (second && code != OUT_OF_MEMORY) continue; /* the same width again */
+            second = 0;
             width = code == OUT_OF_MEMORY || width > BEAM_WIDEST / 4 ? 0 : 4 * width;
             if (code == OUT_OF_MEMORY) code = GOING_ON; /* the shuffled runs go on alone */
             continue;
