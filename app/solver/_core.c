@@ -3136,6 +3136,11 @@ done:
 #define BEAM_FIRST_WIDTH 1000
 #define BEAM_WIDEST (1 << 20)
 #define BEAM_DEPTH 128
+/* The width of the beam after one `width` wide that ended with `code`: four times as wide, or
+   0 (no more beams) past BEAM_WIDEST or when it ran out of memory. */
+static int64_t beam_next_width(int64_t width, int code) {
+    return code == OUT_OF_MEMORY || width > BEAM_WIDEST / 4 ? 0 : 4 * width;
+}
 /* The beams start this much CPU time (ns) in debt, so the runs go first for BEAM_RUNS times
    it (90 ms): most deals are decided by then, and a first beam on the helper's first
    milliseconds had taken the shuffled runs' place where they win quickly (app draw 3 with
@@ -3218,7 +3223,7 @@ static void *helper_main(void *arg) {
             second = !second && second_too && width >= BEAM_SECOND_FROM;
             if (second && code != OUT_OF_MEMORY) continue; /* the same width again */
             second = 0;
-            width = code == OUT_OF_MEMORY || width > BEAM_WIDEST / 4 ? 0 : 4 * width;
+            width = beam_next_width(width, code);
             if (code == OUT_OF_MEMORY) code = GOING_ON; /* the shuffled runs go on alone */
             continue;
         }
@@ -3392,7 +3397,7 @@ static int one_beam(const Rules *r, Memory *mem, const Table *dead, const Work *
                     &beamed);
     out->nodes += BEAM_NODE_COST * beamed.nodes;
     *in_beams += BEAM_NODE_COST * beamed.nodes;
-    *width = code == OUT_OF_MEMORY || *width > BEAM_WIDEST / 4 ? 0 : 4 * *width;
+    *width = beam_next_width(*width, code);
     if (code == WON) {
         out->steps = beamed.steps;
         out->length = beamed.length;
@@ -3865,6 +3870,18 @@ static int Core_set_path_children(Core *self, PyObject *value, void *closure) {
     return 0;
 }
 
+/* Sets *to from a Python int of at least `least`; else a ValueError saying `message`. */
+static int set_count(PyObject *value, long long least, const char *message, int64_t *to) {
+    long long n = value ? PyLong_AsLongLong(value) : least - 1;
+    if (n == -1 && PyErr_Occurred()) return -1;
+    if (n < least) {
+        PyErr_SetString(PyExc_ValueError, message);
+        return -1;
+    }
+    *to = n;
+    return 0;
+}
+
 /* Core.beam_after and Core.beam_first: the one-thread search's first beam, after how many
    nodes of the runs and how wide (`one_beam`), for tests. */
 static PyObject *Core_get_beam_after(Core *self, void *closure) {
@@ -3874,14 +3891,7 @@ static PyObject *Core_get_beam_after(Core *self, void *closure) {
 
 static int Core_set_beam_after(Core *self, PyObject *value, void *closure) {
     (void)closure;
-    long long n = value ? PyLong_AsLongLong(value) : -1;
-    if (n == -1 && PyErr_Occurred()) return -1;
-    if (n < 0) {
-        PyErr_SetString(PyExc_ValueError, "beam_after is a count of nodes");
-        return -1;
-    }
-    self->rules.beam_after = n;
-    return 0;
+    return set_count(value, 0, "beam_after is a count of nodes", &self->rules.beam_after);
 }
 
 static PyObject *Core_get_beam_first(Core *self, void *closure) {
@@ -3891,14 +3901,7 @@ static PyObject *Core_get_beam_first(Core *self, void *closure) {
 
 static int Core_set_beam_first(Core *self, PyObject *value, void *closure) {
     (void)closure;
-    long long n = value ? PyLong_AsLongLong(value) : -1;
-    if (n == -1 && PyErr_Occurred()) return -1;
-    if (n < 1) {
-        PyErr_SetString(PyExc_ValueError, "beam_first is a width above 0");
-        return -1;
-    }
-    self->rules.beam_first = n;
-    return 0;
+    return set_count(value, 1, "beam_first is a width above 0", &self->rules.beam_first);
 }
 
 static PyObject *Core_get_opening(Core *self, void *closure) {
