@@ -3542,9 +3542,11 @@ static void search_until(const Rules *r, Memory *mem, Table *dead, Table *relaxe
             }
         }
         if (relaxed_run && now() < deadline && !(team && team_over(team))) {
+            /* A quarter of the nodes: as many as the shuffled runs get, or with two threads
+               (the helper making those) as many as the fixed-order run. */
+            int64_t share = team ? allowance : allowance / 2;
             left = max_nodes - out->nodes;
-            code = relaxed_advance(relaxed_run, allowance / 2 < left ? allowance / 2 : left,
-                                   deadline, out);
+            code = relaxed_advance(relaxed_run, share < left ? share : left, deadline, out);
             if (code == WON) { /* a win of the relaxed rules proves nothing here */
                 run_free(relaxed_run);
                 relaxed_run = NULL;
