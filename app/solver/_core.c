@@ -3434,9 +3434,6 @@ static int one_opening(const Rules *r, Memory *mem, Table *dead, Work *root, int
     return code;
 }
 
-/* search.Solver._solve, up to the winning steps (Python builds and checks the line); with
-   threads = 2, a helper thread searches too (see `Team`). *more_peak: the helper's peak
-   memory, beside `mem`'s. */
 static void salt_rules(Rules *r);
 
 /* board.Problem.relaxed: whether a search under rules r also runs the relaxed rules' (draw
@@ -3470,6 +3467,9 @@ static int relaxed_advance(Run *run, int64_t limit, double deadline, Outcome *ou
     return code;
 }
 
+/* search.Solver._solve, up to the winning steps (Python builds and checks the line); with
+   threads = 2, a helper thread searches too (see `Team`); `relaxed`: the relaxed rules'
+   dead table (`relaxation`). *more_peak: the helper's peak memory, beside `mem`'s. */
 static void search_until(const Rules *r, Memory *mem, Table *dead, Table *relaxed,
                          Work *root, int64_t max_nodes, double seconds, double deadline,
                          int threads, Outcome *out, size_t *more_peak) {

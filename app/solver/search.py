@@ -137,7 +137,10 @@ class Solver:
     nodes into a hopeless corner that another order skips (deals with a heavy
     tail), while it is the best order on average and never loses its work.
     Under draw 1 with a pass limit or skill moves the shuffled runs' half is many
-    short runs instead (`short_restarts`).
+    short runs instead (`short_restarts`). Under classic draw 3 and draw 1 with a pass
+    limit a run of relaxed rules (`Problem.relaxed`: drawing one, unlimited passes) gets
+    as many nodes again, before the shuffled runs: the states it proves lost are lost
+    here too, and so is the search once it proves its start lost (`_relaxed_run`).
 
     Each run also finds the strongly connected components of what it searched
     (Tarjan's algorithm, folded into the depth-first search): once a component
