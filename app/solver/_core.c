@@ -3436,6 +3436,15 @@ static int one_opening(const Rules *r, Memory *mem, Table *dead, Work *root, int
 
 static void salt_rules(Rules *r);
 
+/* With two threads the relaxed run (`relaxation`) goes on only while it has had at most
+   1 / (1 + RELAXED_CPU) of the main thread's CPU time (half): its nodes, drawing one, can
+   cost far more than the fixed-order run's (classic draw 3 deals 204, 245, 474: 6-9 µs
+   where 2-3), so that as many nodes took most of the main thread's time from the proofs
+   of those deals (at 10 s, load 3.7: all three unknown; main's code: proved). A third
+   kept them nearer main's times but left classic draw 1 with three passes 218 and 474
+   unknown (README). */
+#define RELAXED_CPU 1
+
 /* board.Problem.relaxed: whether a search under rules r also runs the relaxed rules' (draw
    1, unlimited passes: `out`, with r's talon order) beside its own, as how many pointer
    classes a relaxed proof stands for under r (0: none; `relay_proof`). With whole-column
@@ -3527,12 +3536,16 @@ static void search_until(const Rules *r, Memory *mem, Table *dead, Table *relaxe
     }
     int64_t allowance = FIRST_RUN_NODES;
     uint64_t seed = 0;
+    /* With two threads, the main thread's CPU time in its fixed-order run and in the
+       relaxed run, ns */
+    int64_t fixed_cpu = 0, relaxed_cpu = 0;
     /* the next beam's width (0: none) and the budget's nodes the beams took (`one_beam`) */
     int64_t width = beams_pay(r) ? r->beam_first : 0, in_beams = 0;
     while (code == GOING_ON && out->nodes < max_nodes && now() < deadline &&
            !(team && team_over(team))) {
-        int64_t left = max_nodes - out->nodes;
+        int64_t left = max_nodes - out->nodes, began = team && relaxed_run ? thread_cpu() : 0;
         code = run_advance(main_run, allowance < left ? allowance : left, deadline, out);
+        if (began) fixed_cpu += thread_cpu() - began;
         if (code != GOING_ON || out->nodes >= max_nodes) break;
         if (team) {
             if (team_over(team)) break;
@@ -3541,12 +3554,16 @@ static void search_until(const Rules *r, Memory *mem, Table *dead, Table *relaxe
                 break;
             }
         }
-        if (relaxed_run && now() < deadline && !(team && team_over(team))) {
-            /* A quarter of the nodes: as many as the shuffled runs get, or with two threads
-               (the helper making those) as many as the fixed-order run. */
+        if (relaxed_run && now() < deadline && !(team && team_over(team)) &&
+            (!team || RELAXED_CPU * relaxed_cpu <= fixed_cpu)) {
+            /* A quarter of the nodes: as many as the shuffled runs get; or with two threads
+               (the helper making those) as many as the fixed-order run, while the relaxed
+               run has had at most half the main thread's CPU time (RELAXED_CPU). */
             int64_t share = team ? allowance : allowance / 2;
             left = max_nodes - out->nodes;
+            began = team ? thread_cpu() : 0;
             code = relaxed_advance(relaxed_run, share < left ? share : left, deadline, out);
+            if (team) relaxed_cpu += thread_cpu() - began;
             if (code == WON) { /* a win of the relaxed rules proves nothing here */
                 run_free(relaxed_run);
                 relaxed_run = NULL;
