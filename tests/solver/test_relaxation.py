@@ -40,9 +40,10 @@ def relaxing_sample(seed: int) -> tuple[Position, Rules]:
 
 def stacked_sample(seed: int) -> tuple[Position, Rules]:
     """A small position of two suits under one of the `RELAXING` rules, its reserve in
-    order of rank from the start rank, the lowest deepest: every reserve card but the
-    deepest waits for one under it, so it must leave onto a column, and with two suits of
-    one colour it cannot: the states that lose drawing one with unlimited passes too."""
+    order of rank from the start rank, the lowest deepest: a reserve card above a lower one
+    of its suit must leave onto a column's card or into an emptied column (and with two
+    suits of one colour no card goes on it), so some states lose drawing one with
+    unlimited passes too."""
     rules = RELAXING[seed % len(RELAXING)]
     shape = random.Random(seed)
     dealt = small_position(
