@@ -2493,6 +2493,11 @@ typedef struct {
     int n_pending;
     Child scratch[MAX_CHILDREN];
     Slot tested[TESTED]; /* see `stuck` */
+    /* The relaxed run's (`relaxation`): the dead table of the rules relaxed from, which
+       each proof also goes to, lost from value 0 in its first `relay_classes` pointer
+       classes; NULL for every other run. */
+    Table *relay;
+    int relay_classes;
 } Run;
 
 /* Whether w's reserve is stuck (`reserve_stuck`), remembering the answer: the test is a
@@ -2562,6 +2567,16 @@ static int dead_put(Table *t, Memory *mem, Team *team, Fp k, int32_t value) {
     return 1;
 }
 
+/* A proof of the relaxed run (`relaxation`) for the rules relaxed from: the same state
+   lost whatever its stock pointer and pass, from value 0 in each pointer class there
+   (`relay_classes`, from class 0: its key in the relaxed run, where every pointer is
+   fresh); 0 when out of memory. */
+static int relay_proof(const Run *run, Memory *mem, Team *team, Fp key) {
+    for (int position = 0; position < run->relay_classes; position++)
+        if (!dead_put(run->relay, mem, team, in_class(key, 0, (uint64_t)position), 0)) return 0;
+    return 1;
+}
+
 /* A closed state leaves the run's index, which keeps only open states and so stays small
    enough for the caches: it is found in the dead table from then on. */
 static void forget(Run *run, Fp key, int32_t member) {
@@ -2580,7 +2595,8 @@ static int flush(Run *run, int wait) {
         return 1;
     for (int q = 0; q < run->n_pending && ok; q++)
         ok = dead_put(run->dead, &team->dead_mem, team, run->pending[q].key,
-                      run->pending[q].value);
+                      run->pending[q].value) &&
+             (!run->relay || relay_proof(run, &team->dead_mem, team, run->pending[q].key));
     pthread_mutex_unlock(&team->lock);
     for (int q = 0; q < run->n_pending; q++)
         forget(run, run->pending[q].key, run->pending[q].member);
@@ -2595,6 +2611,7 @@ static int prove(Run *run, Fp key, int32_t value, int32_t member) {
         return run->n_pending % BATCH || flush(run, run->n_pending == PENDING);
     }
     if (!dead_put(run->dead, run->mem, NULL, key, value)) return 0;
+    if (run->relay && !relay_proof(run, run->mem, NULL, key)) return 0;
     forget(run, key, member);
     return 1;
 }
@@ -3417,12 +3434,54 @@ static int one_opening(const Rules *r, Memory *mem, Table *dead, Work *root, int
     return code;
 }
 
+static void salt_rules(Rules *r);
+
+/* With two threads the relaxed run (`relaxation`) goes on only while it has had at most
+   1 / (1 + RELAXED_CPU) of the main thread's CPU time (half): its nodes, drawing one, can
+   cost far more than the fixed-order run's (classic draw 3 deals 204, 245, 474: 6-9 µs
+   where 2-3), so that as many nodes took most of the main thread's time from the proofs
+   of those deals (at 10 s, load 3.7: all three unknown; main's code: proved). A third
+   kept them nearer main's times but left classic draw 1 with three passes 218 and 474
+   unknown (README). */
+#define RELAXED_CPU 1
+
+/* board.Problem.relaxed: whether a search under rules r also runs the relaxed rules' (draw
+   1, unlimited passes: `out`, with r's talon order) beside its own, as how many pointer
+   classes a relaxed proof stands for under r (0: none; `relay_proof`). With whole-column
+   moves, empty columns that take only the waste's card, no cards back from the foundations
+   and no autocomplete, under draw 3 with unlimited passes (three classes) or draw 1 with a
+   pass limit (one). */
+static int relaxation(const Rules *r, Rules *out) {
+    if (r->mode != MODE_ALL || r->empty_any || r->returns || r->autocomplete) return 0;
+    if (!(r->draw == 3 && r->passes < 0) && !(r->draw == 1 && r->passes >= 0)) return 0;
+    *out = *r;
+    out->draw = 1;
+    out->passes = -1;
+    salt_rules(out);
+    return r->draw == 3 ? 3 : 1;
+}
+
+/* The relaxed run's next `limit` nodes at most (search.Solver._relaxed_advance): its
+   code, counted in `out` as `run_advance` counts, but a win's steps left out (a win of the
+   relaxed rules says nothing of the search's own). */
+static int relaxed_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
+    int64_t spent;
+    run->before = out->nodes;
+    int code = advance(run, limit, deadline, &spent);
+    out->nodes += spent;
+    if (run->team) {
+        team_goes_on(run, spent);
+        if (run->n_pending && !flush(run, 1)) return OUT_OF_MEMORY; /* for the helper */
+    }
+    return code;
+}
+
 /* search.Solver._solve, up to the winning steps (Python builds and checks the line); with
-   threads = 2, a helper thread searches too (see `Team`). *more_peak: the helper's peak
-   memory, beside `mem`'s. */
-static void search_until(const Rules *r, Memory *mem, Table *dead, Work *root,
-                         int64_t max_nodes, double seconds, double deadline, int threads,
-                         Outcome *out, size_t *more_peak) {
+   threads = 2, a helper thread searches too (see `Team`); `relaxed`: the relaxed rules'
+   dead table (`relaxation`). *more_peak: the helper's peak memory, beside `mem`'s. */
+static void search_until(const Rules *r, Memory *mem, Table *dead, Table *relaxed,
+                         Work *root, int64_t max_nodes, double seconds, double deadline,
+                         int threads, Outcome *out, size_t *more_peak) {
     dead->crowd_after = deadline - seconds / 4;
     dead->crowd_nodes = max_nodes - max_nodes / 4;
     dead->crowded = 0;
@@ -3460,14 +3519,33 @@ static void search_until(const Rules *r, Memory *mem, Table *dead, Work *root,
     if (team) closed_stop_at(deadline, &team->halt);
     Run *main_run = run_new(r, mem, dead, team, root, 0, 0, 0);
     if (!main_run) code = OUT_OF_MEMORY;
+    /* The relaxed rules' fixed-order run (`relaxation`), its proofs relayed to `dead`. */
+    Rules relaxed_rules;
+    Run *relaxed_run = NULL;
+    int classes = relaxed ? relaxation(r, &relaxed_rules) : 0;
+    if (classes && code == GOING_ON) {
+        relaxed->crowd_after = dead->crowd_after;
+        relaxed->crowd_nodes = dead->crowd_nodes;
+        relaxed->crowded = 0;
+        relaxed_run = run_new(&relaxed_rules, mem, relaxed, team, root, 0, 0, 0);
+        if (!relaxed_run) code = OUT_OF_MEMORY;
+        else {
+            relaxed_run->relay = dead;
+            relaxed_run->relay_classes = classes;
+        }
+    }
     int64_t allowance = FIRST_RUN_NODES;
     uint64_t seed = 0;
+    /* With two threads, the main thread's CPU time in its fixed-order run and in the
+       relaxed run, ns */
+    int64_t fixed_cpu = 0, relaxed_cpu = 0;
     /* the next beam's width (0: none) and the budget's nodes the beams took (`one_beam`) */
     int64_t width = beams_pay(r) ? r->beam_first : 0, in_beams = 0;
     while (code == GOING_ON && out->nodes < max_nodes && now() < deadline &&
            !(team && team_over(team))) {
-        int64_t left = max_nodes - out->nodes;
+        int64_t left = max_nodes - out->nodes, began = team && relaxed_run ? thread_cpu() : 0;
         code = run_advance(main_run, allowance < left ? allowance : left, deadline, out);
+        if (began) fixed_cpu += thread_cpu() - began;
         if (code != GOING_ON || out->nodes >= max_nodes) break;
         if (team) {
             if (team_over(team)) break;
@@ -3475,6 +3553,23 @@ static void search_until(const Rules *r, Memory *mem, Table *dead, Work *root,
                 code = OUT_OF_MEMORY;
                 break;
             }
+        }
+        if (relaxed_run && now() < deadline && !(team && team_over(team)) &&
+            (!team || RELAXED_CPU * relaxed_cpu <= fixed_cpu)) {
+            /* A quarter of the nodes: as many as the shuffled runs get; or with two threads
+               (the helper making those) as many as the fixed-order run, while the relaxed
+               run has had at most half the main thread's CPU time (RELAXED_CPU). */
+            int64_t share = team ? allowance : allowance / 2;
+            left = max_nodes - out->nodes;
+            began = team ? thread_cpu() : 0;
+            code = relaxed_advance(relaxed_run, share < left ? share : left, deadline, out);
+            if (team) relaxed_cpu += thread_cpu() - began;
+            if (code == WON) { /* a win of the relaxed rules proves nothing here */
+                run_free(relaxed_run);
+                relaxed_run = NULL;
+                code = GOING_ON;
+            }
+            if (code != GOING_ON || out->nodes >= max_nodes) break; /* lost, if anything */
         }
         if (!team) { /* the helper makes them (`helper_main`) */
             code = one_beam(r, mem, dead, root, max_nodes, deadline, &width, &in_beams, out);
@@ -3485,6 +3580,7 @@ static void search_until(const Rules *r, Memory *mem, Table *dead, Work *root,
         allowance *= 2;
     }
     if (main_run) run_free(main_run);
+    if (relaxed_run) run_free(relaxed_run);
     if (helper) *more_peak = helper_stop(helper, thread, mem, out, &code);
     if (helper && shared.dead_mem.over) mem->over = 1;
     out->code = code;
@@ -3492,11 +3588,13 @@ static void search_until(const Rules *r, Memory *mem, Table *dead, Work *root,
 
 /* `search_until` `seconds` from now, its closed games giving up past then (`closed_until`),
    and, with two threads, once the search halts. */
-static void search(const Rules *r, Memory *mem, Table *dead, Work *root, int64_t max_nodes,
-                   double seconds, int threads, Outcome *out, size_t *more_peak) {
+static void search(const Rules *r, Memory *mem, Table *dead, Table *relaxed, Work *root,
+                   int64_t max_nodes, double seconds, int threads, Outcome *out,
+                   size_t *more_peak) {
     double deadline = now() + seconds;
     closed_stop_at(deadline, NULL);
-    search_until(r, mem, dead, root, max_nodes, seconds, deadline, threads, out, more_peak);
+    search_until(r, mem, dead, relaxed, root, max_nodes, seconds, deadline, threads, out,
+                 more_peak);
     closed_stop_at(0, NULL); /* the thread's other calls (Core.successors) stop nowhere */
 }
 
@@ -3506,6 +3604,7 @@ typedef struct {
     PyObject_HEAD
     Rules rules;
     Table dead;
+    Table relaxed_dead; /* the relaxed rules' (`relaxation`) */
     Memory memory;
     uint8_t master[64]; /* the longest talon searched so far: every other is a subsequence */
     int master_size;
@@ -3751,6 +3850,7 @@ static int begin(Core *self, PyObject *obj, Rules *r, Work *root) {
         self->master_size = r->order_size;
     } else {
         table_free(&self->dead, &self->memory);
+        table_free(&self->relaxed_dead, &self->memory);
         memcpy(self->master, r->order, (size_t)r->order_size);
         self->master_size = r->order_size;
     }
@@ -3801,8 +3901,8 @@ static PyObject *Core_search(Core *self, PyObject *args) {
     self->memory.over = 0;
     size_t helper_peak;
     Py_BEGIN_ALLOW_THREADS
-    search(&r, &self->memory, &self->dead, &root, max_nodes, seconds, threads, &out,
-           &helper_peak);
+    search(&r, &self->memory, &self->dead, &self->relaxed_dead, &root, max_nodes, seconds,
+           threads, &out, &helper_peak);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     self->last_peak = self->memory.peak + helper_peak;
@@ -3937,6 +4037,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
         return -1;
     }
     table_free(&self->dead, &self->memory);
+    table_free(&self->relaxed_dead, &self->memory);
     memset(&self->rules, 0, sizeof(self->rules));
     Rules *r = &self->rules;
     r->draw = draw;
@@ -3979,6 +4080,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
 
 static void Core_dealloc(Core *self) {
     table_free(&self->dead, &self->memory);
+    table_free(&self->relaxed_dead, &self->memory);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 

@@ -137,7 +137,10 @@ class Solver:
     nodes into a hopeless corner that another order skips (deals with a heavy
     tail), while it is the best order on average and never loses its work.
     Under draw 1 with a pass limit or skill moves the shuffled runs' half is many
-    short runs instead (`short_restarts`).
+    short runs instead (`short_restarts`). Under classic draw 3 and draw 1 with a pass
+    limit a run of relaxed rules (`Problem.relaxed`: drawing one, unlimited passes) gets
+    as many nodes again, before the shuffled runs: the states it proves lost are lost
+    here too, and so is the search once it proves its start lost (`_relaxed_run`).
 
     Each run also finds the strongly connected components of what it searched
     (Tarjan's algorithm, folded into the depth-first search): once a component
@@ -156,6 +159,7 @@ class Solver:
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
         self._dead: dict[Key, int] = {}
+        self._relaxed_dead: _Relayed | None = None  # the relaxed run's (`_relaxed_run`)
         self._core = _core_of(problem)
 
     @property
@@ -217,6 +221,7 @@ class Solver:
             verdict = Verdict.UNWINNABLE
         else:
             main = _Run(self, start, None)
+            relaxed = self._relaxed_run(start)
             allowance = self.FIRST_RUN_NODES
             seed = 0
             # The next beam's width (0: none) and the budget's nodes the beams took.
@@ -229,6 +234,18 @@ class Solver:
                 nodes += main.spent
                 if verdict is not None or nodes >= budget.nodes:
                     break
+                if relaxed is not None and time.perf_counter() < deadline:
+                    # As many nodes as the shuffled runs get, before them.
+                    code = self._relaxed_advance(
+                        relaxed, min(allowance // 2, budget.nodes - nodes), deadline
+                    )
+                    nodes += relaxed.spent
+                    if code is Verdict.WON:
+                        relaxed = None  # a win of the relaxed rules proves nothing here
+                    elif code is Verdict.UNWINNABLE:
+                        verdict = code  # lost under the relaxed rules: lost
+                    if verdict is not None or nodes >= budget.nodes:
+                        break
                 if (
                     width
                     and time.perf_counter() < deadline
@@ -251,6 +268,30 @@ class Solver:
                 )
                 allowance *= 2
         return verdict or Verdict.UNKNOWN, steps, nodes
+
+    def _relaxed_run(self, start: State) -> _Run | None:
+        """The fixed-order run of the relaxed rules (`Problem.relaxed`) from `start`, its
+        proofs kept apart (`_Relayed`), or None. Each round of `_search` gives it as many
+        nodes as the shuffled runs, before them (the core's `relaxed_advance`)."""
+        relaxed = self.problem.relaxed
+        if relaxed is None:
+            return None
+        if self._relaxed_dead is None:
+            self._relaxed_dead = _Relayed()
+        return _Run(_RelaxedSearch(relaxed, self._relaxed_dead), start, None)
+
+    def _relaxed_advance(self, relaxed: _Run, limit: int, deadline: float) -> Verdict | None:
+        """`limit` more nodes of the relaxed run at most; each state it proves lost is
+        proved lost here too, whatever its pointer (`Problem.relayed_keys`). Its verdict
+        (a win says nothing of these rules), or None."""
+        verdict, _ = relaxed.advance(limit, deadline)
+        proved = self._relaxed_dead
+        assert proved is not None
+        for key in proved.fresh:
+            for own in self.problem.relayed_keys(key):
+                _prove(self._dead, own, 0)
+        proved.fresh.clear()
+        return verdict
 
     def _shuffled_runs(
         self, start: State, share: int, budget: Budget, deadline: float, nodes: int, seed: int
@@ -347,6 +388,30 @@ def short_restarts(problem: Problem) -> bool:
     return rules.draw == 1 and (rules.passes is not None or rules.tableau_moves == "top-or-all")
 
 
+class _Relayed(dict[Key, int]):
+    """The relaxed search's proofs (`Problem.relaxed`), with the keys new since the last
+    look in `fresh`, to be proved lost in the search it runs beside."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fresh: list[Key] = []
+
+    def __setitem__(self, key: Key, value: int) -> None:
+        if key not in self:
+            self.fresh.append(key)
+        super().__setitem__(key, value)
+
+
+@dataclass(frozen=True, slots=True)
+class _RelaxedSearch:
+    """What a `_Run` reads of its solver, for the relaxed rules' run: their problem and
+    their own proofs (never the proofs of the rules relaxed from, which need not hold
+    there)."""
+
+    problem: Problem
+    _dead: _Relayed
+
+
 def _prove(dead: dict[Key, int], key: Key, value: int) -> None:
     """Records `key` lost from `value` on (the lowest value proved stays)."""
     if dead.get(key, value + 1) > value:
@@ -383,7 +448,9 @@ class _Run:
     frame whose `low` is its own index closes a component, all of it lost.
     """
 
-    def __init__(self, solver: Solver, start: State, rng: random.Random | None) -> None:
+    def __init__(
+        self, solver: Solver | _RelaxedSearch, start: State, rng: random.Random | None
+    ) -> None:
         problem = solver.problem
         self._problem = problem
         self._dead = solver._dead

@@ -90,7 +90,7 @@ def deep_search(token: str, number: int, nodes: int, path_children: int) -> tupl
         ("D1P3", 4, 50_000, 1),
         ("D1P3", 14, 50_000, 1),
         ("D1P3", 22, 30_000, 0),
-        ("C1P3", 24, 50_000, 2),
+        ("C1P3", 24, 80_000, 2),
     ],
 )
 def test_a_path_that_gives_up_its_children_searches_the_same(

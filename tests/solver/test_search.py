@@ -253,6 +253,7 @@ def test_verdicts_agree_without_safe_moves(rules: Rules) -> None:
         "swap_pruning",
         "reserve_lookahead",
         "talon_waits",
+        "relaxation",
     ],
 )
 def test_verdicts_agree_with_each_technique_off(off: str) -> None:
