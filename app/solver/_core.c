@@ -192,6 +192,7 @@ typedef struct {
     int64_t beam_after, beam_first; /* one thread's beams (`one_beam`): BEAM_FAIR_GO and
                                        BEAM_FIRST_WIDTH, or a test's */
     uint64_t opening; /* Core.opening: the search is that one shuffled run (0: the schedule) */
+    int8_t order_at[52]; /* each card's place in `order`, -1 if none (`back_in_talon`) */
 } Rules;
 
 static int top_of(const Work *w, int j) { return w->len[j] ? w->col[j][w->len[j] - 1] : -1; }
@@ -2588,6 +2589,31 @@ static int flush(Run *run, int wait) {
     return ok;
 }
 
+/* board.Problem.talon_returns (the core runs with every technique) */
+static int talon_returns(const Rules *r) {
+    return r->mode == MODE_TOP_OR_ALL && r->draw == 1 && r->passes < 0;
+}
+
+/* search._Run._returns_lost: whether a state that reaches w by putting talon cards back on
+   a column (board.Problem.back_in_talon: a column's last j cards taken back into the
+   talon while each came from it and a card stays under them) is proved lost. */
+static int returns_lost(const Rules *r, const Work *w, const Table *dead) {
+    if (!talon_returns(r)) return 0;
+    for (int i = 0; i < 4; i++) {
+        Work b = *w;
+        b.prot = 0;
+        int n = w->len[i];
+        while (n >= 2 && r->order_at[w->col[i][n - 1]] >= 0) {
+            int c = w->col[i][--n];
+            b.len[i] = (uint8_t)n;
+            b.talon |= 1ULL << r->order_at[c];
+            b.cards |= 1ULL << c;
+            if (is_dead(dead, key_of(r, &b), value_of(r, &b))) return 1;
+        }
+    }
+    return 0;
+}
+
 /* Records the closed state `member` as lost; 0 when out of memory. */
 static int prove(Run *run, Fp key, int32_t value, int32_t member) {
     if (run->team) {
@@ -2878,7 +2904,7 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             Work parent, state;
             unpack(&frame->state, &parent);
             child_of(run->r, &parent, child, &state);
-            int made = stuck(run, &state, key)
+            int made = stuck(run, &state, key) || returns_lost(run->r, &state, run->dead)
                            ? prove_stuck(run, &state, key, value)
                            : enter(run, &state, key, value, child->draws, child->card,
                                    child->target, 1);
@@ -3744,6 +3770,8 @@ static int begin(Core *self, PyObject *obj, Rules *r, Work *root) {
     }
     *r = self->rules;
     if (!parse_state(r, obj, root, r->order, &r->order_size)) return 0;
+    memset(r->order_at, -1, sizeof r->order_at);
+    for (int i = 0; i < r->order_size; i++) r->order_at[r->order[i]] = (int8_t)i;
     salt_rules(r);
     if (subsequence(r->order, r->order_size, self->master, self->master_size)) {
     } else if (subsequence(self->master, self->master_size, r->order, r->order_size)) {

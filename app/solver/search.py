@@ -156,6 +156,7 @@ class Solver:
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
         self._dead: dict[Key, int] = {}
+        self._order = b""  # the talon of the search's root, before settling
         self._core = _core_of(problem)
 
     @property
@@ -175,6 +176,7 @@ class Solver:
         """Search from `root` (a state before settling) within `budget`."""
         started = time.perf_counter()
         if self._core is None:
+            self._order = root[1]
             verdict, steps, nodes = self._search_in_python(root, budget)
         else:
             code, steps, nodes = self._core.search(
@@ -394,6 +396,7 @@ class _Run:
         self._open: list[bool] = []  # by index: still on the component stack
         self._component: list[int] = []  # indices
         self._path: list[Step] = []
+        self._order = solver._order  # the search's first talon (`Problem.back_in_talon`)
         self.spent = 0
         key = problem.key(start)
         self._stack = [self._enter(start, key, problem.value(start))]
@@ -408,6 +411,19 @@ class _Run:
             _prove(self._dead, k, 0)
         if key not in keys:
             _prove(self._dead, key, value)
+
+    def _returns_lost(self, state: State) -> bool:
+        """Whether a state that reaches `state` by putting talon cards back on the columns
+        (`Problem.back_in_talon`) is proved lost: then so is `state`."""
+        problem = self._problem
+        if not problem.talon_returns:
+            return False
+        dead = self._dead
+        for before in problem.back_in_talon(state, self._order):
+            value = problem.value(before)
+            if dead.get(problem.key(before), value + 1) <= value:
+                return True
+        return False
 
     def _enter(self, state: State, key: Key, value: int, free: bool = False) -> _Frame:
         index = len(self._keys)
@@ -458,7 +474,7 @@ class _Run:
                 if sum(child[4]) == 52:
                     self.spent = nodes
                     return Verdict.WON, [*path, step]
-                if problem.reserve_stuck(child):
+                if problem.reserve_stuck(child) or self._returns_lost(child):
                     self._prove_stuck(k, value)
                 else:
                     stack.append(self._enter(child, k, value, free=True))
