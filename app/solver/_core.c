@@ -2599,11 +2599,12 @@ static int talon_returns(const Rules *r) {
    talon while each came from it and a card stays under them) is proved lost. */
 static int returns_lost(const Rules *r, const Work *w, const Table *dead) {
     if (!talon_returns(r)) return 0;
+    int least = w->reserve ? 2 : 1;
     for (int i = 0; i < 4; i++) {
         Work b = *w;
         b.prot = 0;
         int n = w->len[i];
-        while (n >= 2 && r->order_at[w->col[i][n - 1]] >= 0) {
+        while (n >= least && r->order_at[w->col[i][n - 1]] >= 0) {
             int c = w->col[i][--n];
             b.len[i] = (uint8_t)n;
             b.talon |= 1ULL << r->order_at[c];

@@ -655,10 +655,11 @@ class Problem:
         that `protected` keeps restrict only the search, so the state returned keeps
         none)."""
         columns, talon, _, reserve_count, found, pass_number, _ = state
+        least = 2 if reserve_count else 1
         for i, col in enumerate(columns):
             back = set(talon)
             n = len(col)
-            while n >= 2 and col[n - 1] in order:
+            while n >= least and col[n - 1] in order:
                 n -= 1
                 back.add(col[n])
                 lst = list(columns)
