@@ -1700,25 +1700,33 @@ static int32_t value_of(const Rules *r, const Work *w) {
 
 /* The columns' part of a key: the sum of each column's hash, so their order does not count
    (column symmetry). */
+static inline __attribute__((always_inline)) void hash_column(const uint8_t *col, int n,
+                                                              uint64_t *pa, uint64_t *pb) {
+    int k = 0;
+    uint64_t ha = 0x243f6a8885a308d3ULL ^ (uint64_t)n, hb = 0x13198a2e03707344ULL + (uint64_t)n;
+    uint64_t word;
+    for (; k + 8 <= n; k += 8) {
+        memcpy(&word, col + k, 8);
+        ha = mum(ha ^ word ^ 0xa4093822299f31d0ULL, 0x9e3779b97f4a7c15ULL);
+        hb = mum(hb + word + 0x082efa98ec4e6c89ULL, 0xd6e8feb86659fd93ULL);
+    }
+    if (k < n) { /* the last word, without the bytes past the end */
+        memcpy(&word, col + k, 8);
+        word &= ~0ULL >> (8 * (8 - (n - k)));
+        ha = mum(ha ^ word ^ 0xa4093822299f31d0ULL, 0x9e3779b97f4a7c15ULL);
+        hb = mum(hb + word + 0x082efa98ec4e6c89ULL, 0xd6e8feb86659fd93ULL);
+    }
+    *pa = mix_a(ha);
+    *pb = mix_b(hb);
+}
+
 static void hash_columns(const Work *w, uint64_t *pa, uint64_t *pb) {
     uint64_t a = 0, b = 0;
     for (int i = 0; i < 4; i++) {
-        int n = w->len[i], k = 0;
-        uint64_t ha = 0x243f6a8885a308d3ULL ^ (uint64_t)n, hb = 0x13198a2e03707344ULL + (uint64_t)n;
-        uint64_t word;
-        for (; k + 8 <= n; k += 8) {
-            memcpy(&word, w->col[i] + k, 8);
-            ha = mum(ha ^ word ^ 0xa4093822299f31d0ULL, 0x9e3779b97f4a7c15ULL);
-            hb = mum(hb + word + 0x082efa98ec4e6c89ULL, 0xd6e8feb86659fd93ULL);
-        }
-        if (k < n) { /* the last word, without the bytes past the end */
-            memcpy(&word, w->col[i] + k, 8);
-            word &= ~0ULL >> (8 * (8 - (n - k)));
-            ha = mum(ha ^ word ^ 0xa4093822299f31d0ULL, 0x9e3779b97f4a7c15ULL);
-            hb = mum(hb + word + 0x082efa98ec4e6c89ULL, 0xd6e8feb86659fd93ULL);
-        }
-        a += mix_a(ha);
-        b += mix_b(hb);
+        uint64_t ca, cb;
+        hash_column(w->col[i], w->len[i], &ca, &cb);
+        a += ca;
+        b += cb;
     }
     *pa = a;
     *pb = b;
@@ -2599,17 +2607,28 @@ static int talon_returns(const Rules *r) {
    talon while each came from it and a card stays under them) is proved lost. */
 static int returns_lost(const Rules *r, const Work *w, const Table *dead) {
     if (!talon_returns(r)) return 0;
-    int least = w->reserve ? 2 : 1;
+    int least = w->reserve ? 2 : 1, hashed = 0;
+    uint64_t ca[4], cb[4], a = 0, b = 0;
+    Work back; /* what `finish_key` reads of the state with the cards back: draw 1, so the
+                  pointer's class is 0 and the value 0 */
+    back.prot = 0;
+    back.reserve = w->reserve;
     for (int i = 0; i < 4; i++) {
-        Work b = *w;
-        b.prot = 0;
         int n = w->len[i];
+        back.cards = w->cards;
         while (n >= least && r->order_at[w->col[i][n - 1]] >= 0) {
-            int c = w->col[i][--n];
-            b.len[i] = (uint8_t)n;
-            b.talon |= 1ULL << r->order_at[c];
-            b.cards |= 1ULL << c;
-            if (is_dead(dead, key_of(r, &b), value_of(r, &b))) return 1;
+            back.cards |= 1ULL << w->col[i][--n];
+            if (!hashed) { /* the columns' hashes, once: a column's cards back change it alone */
+                for (int j = 0; j < 4; j++) {
+                    hash_column(w->col[j], w->len[j], &ca[j], &cb[j]);
+                    a += ca[j];
+                    b += cb[j];
+                }
+                hashed = 1;
+            }
+            uint64_t na, nb;
+            hash_column(w->col[i], n, &na, &nb);
+            if (is_dead(dead, finish_key(a - ca[i] + na, b - cb[i] + nb, &back, 0), 0)) return 1;
         }
     }
     return 0;
