@@ -192,6 +192,7 @@ typedef struct {
     int64_t beam_after, beam_first; /* one thread's beams (`one_beam`): BEAM_FAIR_GO and
                                        BEAM_FIRST_WIDTH, or a test's */
     uint64_t opening; /* Core.opening: the search is that one shuffled run (0: the schedule) */
+    int8_t order_at[52]; /* each card's place in `order`, -1 if none (`back_in_talon`) */
 } Rules;
 
 static int top_of(const Work *w, int j) { return w->len[j] ? w->col[j][w->len[j] - 1] : -1; }
@@ -1699,25 +1700,33 @@ static int32_t value_of(const Rules *r, const Work *w) {
 
 /* The columns' part of a key: the sum of each column's hash, so their order does not count
    (column symmetry). */
+static inline __attribute__((always_inline)) void hash_column(const uint8_t *col, int n,
+                                                              uint64_t *pa, uint64_t *pb) {
+    int k = 0;
+    uint64_t ha = 0x243f6a8885a308d3ULL ^ (uint64_t)n, hb = 0x13198a2e03707344ULL + (uint64_t)n;
+    uint64_t word;
+    for (; k + 8 <= n; k += 8) {
+        memcpy(&word, col + k, 8);
+        ha = mum(ha ^ word ^ 0xa4093822299f31d0ULL, 0x9e3779b97f4a7c15ULL);
+        hb = mum(hb + word + 0x082efa98ec4e6c89ULL, 0xd6e8feb86659fd93ULL);
+    }
+    if (k < n) { /* the last word, without the bytes past the end */
+        memcpy(&word, col + k, 8);
+        word &= ~0ULL >> (8 * (8 - (n - k)));
+        ha = mum(ha ^ word ^ 0xa4093822299f31d0ULL, 0x9e3779b97f4a7c15ULL);
+        hb = mum(hb + word + 0x082efa98ec4e6c89ULL, 0xd6e8feb86659fd93ULL);
+    }
+    *pa = mix_a(ha);
+    *pb = mix_b(hb);
+}
+
 static void hash_columns(const Work *w, uint64_t *pa, uint64_t *pb) {
     uint64_t a = 0, b = 0;
     for (int i = 0; i < 4; i++) {
-        int n = w->len[i], k = 0;
-        uint64_t ha = 0x243f6a8885a308d3ULL ^ (uint64_t)n, hb = 0x13198a2e03707344ULL + (uint64_t)n;
-        uint64_t word;
-        for (; k + 8 <= n; k += 8) {
-            memcpy(&word, w->col[i] + k, 8);
-            ha = mum(ha ^ word ^ 0xa4093822299f31d0ULL, 0x9e3779b97f4a7c15ULL);
-            hb = mum(hb + word + 0x082efa98ec4e6c89ULL, 0xd6e8feb86659fd93ULL);
-        }
-        if (k < n) { /* the last word, without the bytes past the end */
-            memcpy(&word, w->col[i] + k, 8);
-            word &= ~0ULL >> (8 * (8 - (n - k)));
-            ha = mum(ha ^ word ^ 0xa4093822299f31d0ULL, 0x9e3779b97f4a7c15ULL);
-            hb = mum(hb + word + 0x082efa98ec4e6c89ULL, 0xd6e8feb86659fd93ULL);
-        }
-        a += mix_a(ha);
-        b += mix_b(hb);
+        uint64_t ca, cb;
+        hash_column(w->col[i], w->len[i], &ca, &cb);
+        a += ca;
+        b += cb;
     }
     *pa = a;
     *pb = b;
@@ -2604,6 +2613,43 @@ static int flush(Run *run, int wait) {
     return ok;
 }
 
+/* board.Problem.talon_returns (the core runs with every technique) */
+static int talon_returns(const Rules *r) {
+    return r->mode == MODE_TOP_OR_ALL && r->draw == 1 && r->passes < 0;
+}
+
+/* search._Run._returns_lost: whether a state that reaches w by putting talon cards back on
+   a column (board.Problem.back_in_talon: a column's last j cards taken back into the
+   talon while each came from it and a card stays under them) is proved lost. */
+static int returns_lost(const Rules *r, const Work *w, const Table *dead) {
+    if (!talon_returns(r)) return 0;
+    int least = w->reserve ? 2 : 1, hashed = 0;
+    uint64_t ca[4], cb[4], a = 0, b = 0;
+    Work back; /* what `finish_key` reads of the state with the cards back: draw 1, so the
+                  pointer's class is 0 and the value 0 */
+    back.prot = 0;
+    back.reserve = w->reserve;
+    for (int i = 0; i < 4; i++) {
+        int n = w->len[i];
+        back.cards = w->cards;
+        while (n >= least && r->order_at[w->col[i][n - 1]] >= 0) {
+            back.cards |= 1ULL << w->col[i][--n];
+            if (!hashed) { /* the columns' hashes, once: a column's cards back change it alone */
+                for (int j = 0; j < 4; j++) {
+                    hash_column(w->col[j], w->len[j], &ca[j], &cb[j]);
+                    a += ca[j];
+                    b += cb[j];
+                }
+                hashed = 1;
+            }
+            uint64_t na, nb;
+            hash_column(w->col[i], n, &na, &nb);
+            if (is_dead(dead, finish_key(a - ca[i] + na, b - cb[i] + nb, &back, 0), 0)) return 1;
+        }
+    }
+    return 0;
+}
+
 /* Records the closed state `member` as lost; 0 when out of memory. */
 static int prove(Run *run, Fp key, int32_t value, int32_t member) {
     if (run->team) {
@@ -2895,7 +2941,7 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             Work parent, state;
             unpack(&frame->state, &parent);
             child_of(run->r, &parent, child, &state);
-            int made = stuck(run, &state, key)
+            int made = stuck(run, &state, key) || returns_lost(run->r, &state, run->dead)
                            ? prove_stuck(run, &state, key, value)
                            : enter(run, &state, key, value, child->draws, child->card,
                                    child->target, 1);
@@ -3826,6 +3872,8 @@ static int begin(Core *self, PyObject *obj, Rules *r, Work *root) {
     }
     *r = self->rules;
     if (!parse_state(r, obj, root, r->order, &r->order_size)) return 0;
+    memset(r->order_at, -1, sizeof r->order_at);
+    for (int i = 0; i < r->order_size; i++) r->order_at[r->order[i]] = (int8_t)i;
     salt_rules(r);
     if (subsequence(r->order, r->order_size, self->master, self->master_size)) {
     } else if (subsequence(self->master, self->master_size, r->order, r->order_size)) {

@@ -625,6 +625,57 @@ class Problem:
             return self._top_trapped(columns, reserve_count, reach, state[4], depth, out_of_reach)
         return self._doomed(columns, reserve_count, reach, 0, depth, certain)
 
+    @cached_property  # asked of every state the search enters
+    def talon_returns(self) -> bool:
+        """Whether `back_in_talon` finds any: top-or-all moves, draw 1, unlimited passes,
+        every technique that keeps a state's key and value apart from its stock pointer."""
+        rules = self.rules
+        techniques = self.techniques
+        return (
+            rules.tableau_moves == "top-or-all"
+            and rules.draw == 1
+            and rules.passes is None
+            and techniques.dead_ends
+            and techniques.pointer_dominance
+            and techniques.stock_macro
+        )
+
+    def back_in_talon(self, state: State, order: bytes) -> Iterator[State]:
+        """Where `talon_returns`: the states that reach `state` by talon cards put on
+        columns, one column at a time: a column's last j cards (j = 1, 2, ...) taken back
+        into the talon while each came from it (is in `order`, the search's first talon)
+        and a card stays under them. If one of them is lost, so is `state`.
+
+        Drawing one card with no limit on passes, every talon card can come to the waste's
+        top at any moment, and the state's key and value do not look at the stock pointer.
+        A card that came from the talon lies on the card under it only as it was put there
+        (a card goes only onto a card it fits on, or into an empty column as its first
+        card, and a whole column's first card onto a card it fits on): so from the state
+        with those cards back in the talon, the moves that put them back on the column,
+        bottom one first, each a talon card onto the column's last card it fits on, lead
+        to `state` (under these rules no card comes back from the foundations; the marks
+        that `protected` keeps restrict only the search, so the state returned keeps
+        none)."""
+        columns, talon, _, reserve_count, found, pass_number, _ = state
+        least = 2 if reserve_count else 1
+        for i, col in enumerate(columns):
+            back = set(talon)
+            n = len(col)
+            while n >= least and col[n - 1] in order:
+                n -= 1
+                back.add(col[n])
+                lst = list(columns)
+                lst[i] = col[:n]
+                yield (
+                    (lst[0], lst[1], lst[2], lst[3]),
+                    bytes(c for c in order if c in back),
+                    0,
+                    reserve_count,
+                    found,
+                    pass_number,
+                    0,
+                )
+
     def talon_in_reach(self, state: State, stay: int) -> int:
         """The talon's cards that can come to the waste's top while the reserve's first
         `stay` cards stay in it, as bits: all of them but in the last pass of limited

@@ -160,6 +160,7 @@ class Solver:
         self.problem = problem
         self._dead: dict[Key, int] = {}
         self._relaxed_dead: _Relayed | None = None  # the relaxed run's (`_relaxed_run`)
+        self._order = b""  # the talon of the search's root, before settling
         self._core = _core_of(problem)
 
     @property
@@ -179,6 +180,7 @@ class Solver:
         """Search from `root` (a state before settling) within `budget`."""
         started = time.perf_counter()
         if self._core is None:
+            self._order = root[1]
             verdict, steps, nodes = self._search_in_python(root, budget)
         else:
             code, steps, nodes = self._core.search(
@@ -278,7 +280,7 @@ class Solver:
             return None
         if self._relaxed_dead is None:
             self._relaxed_dead = _Relayed()
-        return _Run(_RelaxedSearch(relaxed, self._relaxed_dead), start, None)
+        return _Run(_RelaxedSearch(relaxed, self._relaxed_dead, self._order), start, None)
 
     def _relaxed_advance(self, relaxed: _Run, limit: int, deadline: float) -> Verdict | None:
         """`limit` more nodes of the relaxed run at most; each state it proves lost is
@@ -410,6 +412,7 @@ class _RelaxedSearch:
 
     problem: Problem
     _dead: _Relayed
+    _order: bytes  # the search's first talon (`Problem.back_in_talon`)
 
 
 def _prove(dead: dict[Key, int], key: Key, value: int) -> None:
@@ -461,6 +464,7 @@ class _Run:
         self._open: list[bool] = []  # by index: still on the component stack
         self._component: list[int] = []  # indices
         self._path: list[Step] = []
+        self._order = solver._order  # the search's first talon (`Problem.back_in_talon`)
         self.spent = 0
         key = problem.key(start)
         self._stack = [self._enter(start, key, problem.value(start))]
@@ -475,6 +479,19 @@ class _Run:
             _prove(self._dead, k, 0)
         if key not in keys:
             _prove(self._dead, key, value)
+
+    def _returns_lost(self, state: State) -> bool:
+        """Whether a state that reaches `state` by putting talon cards back on the columns
+        (`Problem.back_in_talon`) is proved lost: then so is `state`."""
+        problem = self._problem
+        if not problem.talon_returns:
+            return False
+        dead = self._dead
+        for before in problem.back_in_talon(state, self._order):
+            value = problem.value(before)
+            if dead.get(problem.key(before), value + 1) <= value:
+                return True
+        return False
 
     def _enter(self, state: State, key: Key, value: int, free: bool = False) -> _Frame:
         index = len(self._keys)
@@ -525,7 +542,7 @@ class _Run:
                 if sum(child[4]) == 52:
                     self.spent = nodes
                     return Verdict.WON, [*path, step]
-                if problem.reserve_stuck(child):
+                if problem.reserve_stuck(child) or self._returns_lost(child):
                     self._prove_stuck(k, value)
                 else:
                     stack.append(self._enter(child, k, value, free=True))

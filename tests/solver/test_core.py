@@ -734,3 +734,30 @@ def test_the_core_searches_node_for_node_like_python_where_the_relaxed_rules_dec
     assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
     assert solver.known_dead == python.known_dead
     assert core.nodes < search_module.Solver.FIRST_RUN_NODES * 3 // 2
+
+
+@pytest.mark.parametrize("number", [22, 36])
+def test_the_core_searches_node_for_node_like_python_where_talon_cards_come_back(
+    number: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Skill draw 1 (won within the first run): the core enters the very states the Python
+    search does where a state is lost because one with talon cards back from a column's end
+    is (`Problem.back_in_talon`), which the Python search finds several times on the way."""
+    rules = DealCode.parse("CF1-S1-AAAAAAA").rules
+    position = Position.deal(DealCode(rules, number=number).deck)
+    budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
+    core = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    monkeypatch.setenv("CANFIELD_SOLVER", "python")
+    found = []
+    returns_lost = search_module._Run._returns_lost
+
+    def counted(run: search_module._Run, state: State) -> bool:
+        answer = returns_lost(run, state)
+        found.append(answer)
+        return answer
+
+    monkeypatch.setattr(search_module._Run, "_returns_lost", counted)
+    reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    assert core.verdict is Verdict.WON
+    assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
+    assert sum(found) >= 5

@@ -1352,3 +1352,63 @@ def test_verdicts_agree_where_a_card_that_stays_cuts_the_search(seed: int, searc
     position = twin_position(random.Random(f"twin/{seed}"))
     winnable = every_state(position, rules, limit=6_000)[0][1]
     check(solve(position, rules, BIG), position, rules, winnable)
+
+
+# The rules `Problem.talon_returns` holds under: top-or-all moves, draw 1, unlimited passes.
+RETURN_RULES = [r for r in TOP_DEADLOCK_RULES if r.draw == 1 and r.passes is None]
+
+
+# Endgame positions (`endgame_position`, seeds "returns/<n>") with states lost both ways
+# among every state, from a sweep of seeds 0-119 with at most 6,000 states.
+RETURN_SEEDS = [0, 19, 20, 21, 31, 94, 112]
+
+
+def returns_checked(seed: int, rules: Rules) -> tuple[int, int, int]:
+    """Over every state of an endgame position (the engine's own moves, each state known
+    won or lost), for each state a and each state b that `back_in_talon` gives for it
+    (talon cards back from a column) that is reachable too: the pairs, those where b is
+    lost (and so a, if b reaches a), and those where b is lost and a won (none where
+    `talon_returns`)."""
+    position = endgame_position(random.Random(f"returns/{seed}"))
+    states = every_state(position, rules, limit=6_000)
+    problem = Problem.of(position, rules)
+    order = problem.state_of(position)[1]
+    winnable = {problem.key(problem.state_of(p)): won for p, won in states}
+    pairs = both_lost = wrong = 0
+    for here, won in states:
+        state = problem.state_of(here)
+        for before in problem.back_in_talon(state, order):
+            known = winnable.get(problem.key(before))
+            if known is not None:
+                pairs += 1
+                both_lost += not known and not won
+                wrong += not known and won
+    return pairs, both_lost, wrong
+
+
+def test_a_state_with_talon_cards_back_is_never_lost_where_it_is_won() -> None:
+    """Drawing one with unlimited passes, a state with talon cards back from a column's
+    end (`Problem.back_in_talon`) does all that the state does: over every state of seven
+    endgame positions, wherever both are reachable, the first is won whenever the second
+    is, and some 1,700 of them are lost both ways."""
+    pairs = both_lost = 0
+    for seed in RETURN_SEEDS:
+        rules = RETURN_RULES[seed % len(RETURN_RULES)]
+        assert Problem(rules, b"", 0, 0).talon_returns
+        n, lost, wrong = returns_checked(seed, rules)
+        assert wrong == 0, seed
+        pairs += n
+        both_lost += lost
+    assert pairs > 15_000 and both_lost > 1_500
+
+
+@pytest.mark.parametrize(("seed", "draw", "passes"), [(35, 3, None), (32, 1, 2)])
+def test_talon_cards_back_do_not_dominate_drawing_three_or_with_a_pass_limit(
+    seed: int, draw: int, passes: int | None
+) -> None:
+    """Drawing three, or with a pass limit, a talon card may be out of reach (or cost a
+    pass): there the state with it back can be lost where the state is won, and
+    `talon_returns` leaves the cut out."""
+    rules = next(r for r in TOP_DEADLOCK_RULES if r.draw == draw and r.passes == passes)
+    assert not Problem(rules, b"", 0, 0).talon_returns
+    assert returns_checked(seed, rules)[2] > 0
