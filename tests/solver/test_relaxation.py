@@ -116,7 +116,10 @@ def test_the_relaxed_rules_draw_one_with_unlimited_passes() -> None:
         Rules.preset_named("skill", draw=3, passes=3),
     ):
         assert Problem(rules, b"", 0, 0).relaxed is None
-    for rules in (Rules.preset_named("skill", draw=3), Rules.preset_named("skill", draw=1, passes=3)):
+    for rules in (
+        Rules.preset_named("skill", draw=3),
+        Rules.preset_named("skill", draw=1, passes=3),
+    ):
         relaxed = Problem(rules, b"", 0, 0).relaxed
         assert relaxed is not None and relaxed.rules == Rules.preset_named("skill", draw=1)
 
