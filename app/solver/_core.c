@@ -3485,11 +3485,11 @@ static void salt_rules(Rules *r);
 /* board.Problem.relaxed: whether a search under rules r also runs the relaxed rules' (draw
    1, unlimited passes: `out`, with r's talon order) beside its own, as how many pointer
    classes a relaxed proof stands for under r (0: none; `relay_proof`). With whole-column
-   or top-or-all moves, empty columns that take only the waste's card and no cards back from
-   the foundations, autocomplete or not, under draw 3 with unlimited passes (three classes)
-   or draw 1 with a pass limit (one). */
+   moves, empty columns that take only the waste's card, no cards back from the foundations
+   and no autocomplete, under draw 3 with unlimited passes (three classes) or draw 1 with a
+   pass limit (one). */
 static int relaxation(const Rules *r, Rules *out) {
-    if (r->mode == MODE_ANY_RUN || r->empty_any || r->returns) return 0;
+    if (r->mode != MODE_ALL || r->empty_any || r->returns || r->autocomplete) return 0;
     if (!(r->draw == 3 && r->passes < 0) && !(r->draw == 1 && r->passes >= 0)) return 0;
     *out = *r;
     out->draw = 1;

@@ -736,37 +736,6 @@ def test_the_core_searches_node_for_node_like_python_where_the_relaxed_rules_dec
     assert core.nodes < search_module.Solver.FIRST_RUN_NODES * 3 // 2
 
 
-@pytest.mark.parametrize("token", ["S3", "S1P3"])
-def test_the_core_searches_as_many_nodes_as_python_where_the_relaxed_skill_rules_decide(
-    token: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Skill draw 3 and draw 1 with three passes, deal 170: the relaxed rules' run (skill
-    draw 1, top-or-all moves and autocomplete as there, `Problem.relaxed`) proves it lost in
-    its second share (2,120 nodes of its own, 9,120 in all; without it 19,752 under skill
-    draw 3, and none under draw 1 with three passes in 30,000): the core and Python search
-    as many nodes and both end there. (Their tables of proofs differ by a few states after
-    the first shuffled run, as they do under classic rules: not looked at here.)"""
-    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
-    position = Position.deal(DealCode(rules, number=170).deck)
-    budget = Budget(nodes=30_000, seconds=120)
-    core = Solver(Problem.of(position, rules)).solve_position(position, budget)
-    alone = Solver(Problem.of(position, rules, Techniques(relaxation=False)))
-    assert alone.solve_position(position, budget).nodes > core.nodes
-    monkeypatch.setenv("CANFIELD_SOLVER", "python")
-    relaxed_verdicts = []
-    relax = Solver._relaxed_advance
-
-    def recorded(self: Solver, *args: object) -> Verdict | None:
-        relaxed_verdicts.append(relax(self, *args))  # type: ignore[arg-type]
-        return relaxed_verdicts[-1]
-
-    monkeypatch.setattr(Solver, "_relaxed_advance", recorded)
-    reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
-    assert relaxed_verdicts == [None, Verdict.UNWINNABLE]
-    assert core.verdict is Verdict.UNWINNABLE
-    assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
-
-
 @pytest.mark.parametrize("number", [22, 36])
 def test_the_core_searches_node_for_node_like_python_where_talon_cards_come_back(
     number: int, monkeypatch: pytest.MonkeyPatch
