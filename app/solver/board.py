@@ -878,7 +878,8 @@ class Problem:
         the waste's card, no cards back from the foundations and no autocomplete (the rules
         the small-position tests prove it under), under draw 3 with
         unlimited passes (classic draw 3) or draw 1 with a pass limit (classic draw 1 with
-        three passes), the same rules drawing one card with unlimited passes.
+        three passes), the same rules drawing one card with unlimited passes. (With top-or-all
+        moves and autocomplete, skill rules, it holds too but did not pay: README.)
 
         Every line of these rules is a line of the relaxed ones from the same state (the
         talon is one sequence and a pointer either way: a draw of three is three draws of
