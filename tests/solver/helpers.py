@@ -88,6 +88,29 @@ def small_position(
     )
 
 
+def shaped_position(
+    stream: str,
+    seed: int,
+    rules: Rules,
+    out: tuple[int, int],
+    reserve: tuple[int, int],
+    suits: int | tuple[int, int],
+    trap: float | None,
+) -> Position:
+    """`small_position` from the stream `stream/seed`, its size drawn from `seed`: `out`
+    and `reserve` between their bounds, then `suits` (a number, or bounds) and `trap` (a
+    chance, or None to draw it), in that order (the seeds the tests pick depend on it)."""
+    shape = random.Random(seed)
+    return small_position(
+        random.Random(f"{stream}/{seed}"),
+        rules,
+        out=shape.randint(*out),
+        reserve=shape.randint(*reserve),
+        suits=suits if isinstance(suits, int) else shape.randint(*suits),
+        trap=shape.random() if trap is None else trap,
+    )
+
+
 def endgame_position(rng: random.Random) -> Position:
     """A position late in a game: one suit all off its foundation, a few cards of the
     others, up to 3 in the reserve, the columns long runs. Only here can a column hold a

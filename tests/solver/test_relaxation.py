@@ -3,7 +3,6 @@ card with unlimited passes is lost under classic draw 3 and under draw 1 with a 
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ from app.solver import Budget, Verdict
 from app.solver.board import Problem, Techniques
 from app.solver.search import Solver
 
-from .helpers import canonical, every_rules, every_state, small_position
+from .helpers import canonical, every_rules, every_state, shaped_position
 
 BIG = Budget(nodes=2_000_000, seconds=120)
 # The rules the relaxation runs under: whole-column moves, empty columns that take only the
@@ -26,16 +25,7 @@ def relaxing_sample(seed: int) -> tuple[Position, Rules]:
     """A small position with up to 8 reserve cards under one of the `RELAXING` rules, a
     card above a lower one of its suit in its reserve or talon."""
     rules = RELAXING[seed % len(RELAXING)]
-    shape = random.Random(seed)
-    position = small_position(
-        random.Random(f"relaxed/{seed}"),
-        rules,
-        out=shape.randint(9, 15),
-        reserve=shape.randint(3, 8),
-        suits=shape.randint(2, 4),
-        trap=1.0,
-    )
-    return position, rules
+    return shaped_position("relaxed", seed, rules, (9, 15), (3, 8), (2, 4), 1.0), rules
 
 
 def stacked_sample(seed: int) -> tuple[Position, Rules]:
@@ -45,15 +35,7 @@ def stacked_sample(seed: int) -> tuple[Position, Rules]:
     suits of one colour no card goes on it), so some states lose drawing one with
     unlimited passes too."""
     rules = RELAXING[seed % len(RELAXING)]
-    shape = random.Random(seed)
-    dealt = small_position(
-        random.Random(f"relaxed/{seed}"),
-        rules,
-        out=shape.randint(10, 16),
-        reserve=shape.randint(4, 8),
-        suits=2,
-        trap=0.0,
-    )
+    dealt = shaped_position("relaxed", seed, rules, (10, 16), (4, 8), 2, 0.0)
     reserve = sorted(dealt.reserve, key=lambda card: (card.rank - dealt.start_rank) % 13)
     position = Position(
         stock=dealt.stock,

@@ -34,6 +34,7 @@ from .helpers import (
     naive_winnable,
     replays_to_a_win,
     rules_id,
+    shaped_position,
     small_position,
     twin_position,
 )
@@ -195,15 +196,7 @@ SAMPLES = {
 
 
 def sample(rules: Rules, seed: int) -> Position:
-    shape = random.Random(seed)
-    return small_position(
-        random.Random(f"{rules.token}/{seed}"),
-        rules,
-        out=shape.randint(4, 9),
-        reserve=shape.randint(2, 6),
-        suits=shape.randint(1, 3),
-        trap=1.0,
-    )
+    return shaped_position(rules.token, seed, rules, (4, 9), (2, 6), (1, 3), 1.0)
 
 
 def check(solution: Solution, position: Position, rules: Rules, winnable: bool) -> None:
@@ -1125,16 +1118,7 @@ def waiting_sample(
     `WAITING_RULES`)."""
     among = among or WAITING_RULES
     rules = among[seed % len(among)]
-    shape = random.Random(seed)
-    position = small_position(
-        random.Random(f"{stream}/{seed}"),
-        rules,
-        out=shape.randint(10, 16),
-        reserve=shape.randint(2, 6),
-        suits=2,
-        trap=shape.random(),
-    )
-    return position, rules
+    return shaped_position(stream, seed, rules, (10, 16), (2, 6), 2, None), rules
 
 
 def test_a_talon_card_put_on_a_column_is_covered_at_once_in_every_state(searcher: str) -> None:
