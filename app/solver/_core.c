@@ -2998,12 +2998,19 @@ typedef struct {
     size_t length;
 } Outcome;
 
-static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
+/* `limit` more nodes of `run` at most, counted in `out` (and in the team's count): its code. */
+static int counted_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
     int64_t spent;
     run->before = out->nodes;
     int code = advance(run, limit, deadline, &spent);
     out->nodes += spent;
     if (run->team) team_goes_on(run, spent);
+    return code;
+}
+
+/* `counted_advance`, and a win's steps into `out`. */
+static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
+    int code = counted_advance(run, limit, deadline, out);
     if (code == WON) {
         Step *steps = malloc(run->depth * sizeof(Step));
         if (!steps) return OUT_OF_MEMORY;
@@ -3508,17 +3515,11 @@ static int relaxation(const Rules *r, Rules *out) {
 }
 
 /* The relaxed run's next `limit` nodes at most (search.Solver._relaxed_advance): its
-   code, counted in `out` as `run_advance` counts, but a win's steps left out (a win of the
-   relaxed rules says nothing of the search's own). */
+   code, counted as `run_advance` counts, but a win's steps left out (a win of the relaxed
+   rules says nothing of the search's own), and with two threads its proofs flushed. */
 static int relaxed_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
-    int64_t spent;
-    run->before = out->nodes;
-    int code = advance(run, limit, deadline, &spent);
-    out->nodes += spent;
-    if (run->team) {
-        team_goes_on(run, spent);
-        if (run->n_pending && !flush(run, 1)) return OUT_OF_MEMORY; /* for the helper */
-    }
+    int code = counted_advance(run, limit, deadline, out);
+    if (run->team && run->n_pending && !flush(run, 1)) return OUT_OF_MEMORY; /* for the helper */
     return code;
 }
 
