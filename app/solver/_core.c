@@ -1432,11 +1432,15 @@ typedef struct {
 } Trap;
 
 /* The tag of a reserve test of the reserve's n cards down to index `deepest`: its runs'
-   links start from it. */
+   links start from it. Two hashes of those cards, one a half. */
 static Fp covered_tag(const Rules *r, int n, int deepest) {
-    uint64_t h = (uint64_t)(r->start_rank << 8 | deepest);
-    for (int k = deepest; k < n; k++) h = (h ^ r->reserve[k]) * 0x100000001b3ULL;
-    return (Fp){mix_a(h ^ 0x452821e638d01377ULL), mix_b(h ^ 0xbe5466cf34e90c6cULL)};
+    uint64_t test = (uint64_t)(r->start_rank | deepest << 8 | n << 16);
+    uint64_t a = 0xcbf29ce484222325ULL ^ test, b = 0x452821e638d01377ULL ^ test;
+    for (int k = deepest; k < n; k++) {
+        a = (a ^ r->reserve[k]) * 0x100000001b3ULL;
+        b = (b ^ r->reserve[k]) * 0x9e3779b97f4a7c15ULL;
+    }
+    return (Fp){mix_a(a), mix_b(b)};
 }
 
 /* The key of a call (h: its runs' links from the test's tag; `talon`: its talon cards that
