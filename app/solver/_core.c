@@ -193,6 +193,7 @@ typedef struct {
                                        BEAM_FIRST_WIDTH, or a test's */
     uint64_t opening; /* Core.opening: the search is that one shuffled run (0: the schedule) */
     int8_t order_at[52]; /* each card's place in `order`, -1 if none (`back_in_talon`) */
+    int covered_off; /* Core.covered_memo False: `top_covered` remembers nothing */
 } Rules;
 
 static int top_of(const Work *w, int j) { return w->len[j] ? w->col[j][w->len[j] - 1] : -1; }
@@ -651,10 +652,6 @@ static inline __attribute__((always_inline)) int put_on_run(Runs *p, int j, int 
     p->below[j] = below;
     p->len[j] = q + 1 + m;
     return j;
-}
-
-static int put_on(Runs *p, int e, const uint8_t *more, int m, Made *made) {
-    return put_on_run(p, run_with(p, e), e, more, m, made);
 }
 
 /* One run's fields, kept to be put back. */
@@ -1387,18 +1384,93 @@ static void covered(const Rules *r, int e, uint64_t *talon, uint64_t *up, uint64
     }
 }
 
-/* What `top_covered` hands each landing of the reserve's top t: the runs, the reserve count,
-   the depth, the sets with t a last card. */
+/* `top_covered`'s answers, remembered (a thread's, the last one in each slot): within a
+   test its ways meet again (the sets `top_grow` makes from them the same), and one state's
+   test asks what its parent's asked. By a fingerprint of all a call reads: its runs, n, the
+   sets and counts after `top_grow`, and the test (`covered_tag`: the reserve's cards it may
+   look at, the depth and the start rank, from which follows the rest of the rules it
+   reads). The runs as the sum of LINK[card][the card it lies on] over their cards (52 for a
+   column's first card, 53 for another run's), a call's from its caller's by the few cards a
+   way moves: the same runs in another order give the same sum, and `top_covered` answers
+   them alike (it asks every way). 96 bits kept, as the tables. The search explores the
+   same nodes with it or without it (`Core.covered_memo`). */
+#define COVERED_MEMO (1 << 14)
 typedef struct {
-    const Runs *runs;
-    int n, deepest;
+    uint64_t a;
+    uint32_t check;
+    int32_t answer;
+} CoveredMemo;
+static _Thread_local CoveredMemo covered_memo[COVERED_MEMO];
+static Fp LINK[52][54];
+
+static uint64_t mix_a(uint64_t x);
+static uint64_t mix_b(uint64_t x);
+static uint64_t mum(uint64_t x, uint64_t y);
+
+static void init_links(void) {
+    for (uint64_t c = 0; c < 52; c++)
+        for (uint64_t on = 0; on < 54; on++) {
+            uint64_t x = (c * 54 + on + 1) * 0x9e3779b97f4a7c15ULL;
+            LINK[c][on] = (Fp){mix_a(x ^ 0x3c6ef372fe94f82bULL), mix_b(x ^ 0xa54ff53a5f1d36f1ULL)};
+        }
+}
+
+static inline __attribute__((always_inline)) void link_add(Fp *h, int card, int on) {
+    h->a += LINK[card][on].a;
+    h->b += LINK[card][on].b;
+}
+
+static inline __attribute__((always_inline)) void link_sub(Fp *h, int card, int on) {
+    h->a -= LINK[card][on].a;
+    h->b -= LINK[card][on].b;
+}
+
+/* A reserve test: its depth, and the memo (NULL: none). */
+typedef struct {
+    CoveredMemo *memo;
+    int deepest;
+} Trap;
+
+/* The tag of a reserve test of the reserve's n cards down to index `deepest`: its runs'
+   links start from it. Two hashes of those cards, one a half. */
+static Fp covered_tag(const Rules *r, int n, int deepest) {
+    uint64_t test = (uint64_t)(r->start_rank | deepest << 8 | n << 16);
+    uint64_t a = 0xcbf29ce484222325ULL ^ test, b = 0x452821e638d01377ULL ^ test;
+    for (int k = deepest; k < n; k++) {
+        a = (a ^ r->reserve[k]) * 0x100000001b3ULL;
+        b = (b ^ r->reserve[k]) * 0x9e3779b97f4a7c15ULL;
+    }
+    return (Fp){mix_a(a), mix_b(b)};
+}
+
+/* The key of a call (h: its runs' links from the test's tag; `talon`: its talon cards that
+   are not last cards, as the others count only as last cards: `top_grow` chases the talon
+   cards that are not, and sends up cards that are either; a way covers a card in both). The
+   constants' top bits are set and the inputs' are not, so no factor is 0. */
+static Fp covered_key(Fp h, int n, uint64_t talon, uint64_t up, uint64_t last,
+                      const int *count) {
+    uint64_t meta = (uint64_t)count[0] | (uint64_t)count[1] << 8 | (uint64_t)count[2] << 16 |
+                    (uint64_t)count[3] << 24 | (uint64_t)n << 32;
+    uint64_t a = mix_a(h.a ^ mum(talon ^ 0x882efa98ec4e6c89ULL, up ^ 0xbe5466cf34e90c6cULL) ^
+                       mum(last ^ 0xc52821e638d01377ULL, meta ^ 0xd1310ba698dfb5acULL));
+    uint64_t b = mix_b(h.b + mum(talon ^ 0xc0ac29b7c97c50ddULL, up ^ 0x9216d5d98979fb1bULL) +
+                       mum(last ^ 0xbf84d5b5b5470917ULL, meta ^ 0xb8e1afed6a267e96ULL));
+    return (Fp){a ? a : 1, b};
+}
+
+/* What `top_covered` hands each landing of the reserve's top t: the runs (changed by each
+   way and put back) and their links, the reserve count, the sets with t a last card. */
+typedef struct {
+    Runs *runs;
+    Fp h;
+    int n;
     uint64_t talon, up, last;
     const int *count;
     const uint8_t *t;
 } Landing;
 
-static int landings_hold(const Rules *r, const Landing *g, int e, const uint8_t *more, int m,
-                         int i, uint64_t last);
+static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int e,
+                         const uint8_t *more, int m, int i, uint64_t last);
 
 /* Whether cards can land on e (`landings_hold` has a way): e lies in a run, or fits on a
    card in `last`. */
@@ -1406,14 +1478,13 @@ static int lands(const Runs *p, int e, uint64_t last) {
     return run_with(p, e) >= 0 || (PARENTS[e] & last) != 0;
 }
 
-/* board.Problem._top_covered: whether the top of the reserve's n cards, or one below it down
-   to index `deepest`, can never leave it, in every way the cards above may have left (each
-   way with its runs: the columns from their first cards, the cards landed on a card). */
-static int top_covered(const Rules *r, const Runs *p, int n, int deepest, uint64_t talon,
-                       uint64_t up, uint64_t last, const int *count_in) {
-    int count[4];
-    memcpy(count, count_in, sizeof count);
-    top_grow(r, p, p->firsts, talon, &up, &last, count);
+static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
+                       uint64_t up, uint64_t last, const int *count_in);
+
+/* `top_covered` once `top_grow` has grown its sets. */
+static inline __attribute__((always_inline)) int top_covered_grown(
+    const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon, uint64_t up,
+    uint64_t last, const int *count) {
     int t = r->reserve[n - 1];
     uint64_t bit = 1ULL << t, onto = PARENTS[t] & last;
     int rises = !(suit_below(r, t) & ~up), any = rises;
@@ -1426,34 +1497,65 @@ static int top_covered(const Rules *r, const Runs *p, int n, int deepest, uint64
             any = lands(p, __builtin_ctzll(x), last & ~mine);
     }
     if (!any) return 1;
-    if (n - 1 <= deepest) return 0;
+    if (n - 1 <= test->deepest) return 0;
     uint8_t card = (uint8_t)t;
-    uint64_t one[2];
-    Runs q;
-    if (rises && !top_covered(r, p, n - 1, deepest, talon | bit, up, last | bit, count)) return 0;
-    Landing g = {p, n, deepest, talon, up, last | bit, count, &card};
+    uint64_t one[2], firsts = p->firsts;
+    if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count)) return 0;
+    Landing g = {p, h, n, talon, up, last | bit, count, &card};
     for (uint64_t x = onto; x; x &= x - 1) /* t goes onto e */
-        if (!landings_hold(r, &g, __builtin_ctzll(x), &card, 1, -1, last)) return 0;
+        if (!landings_hold(r, test, &g, __builtin_ctzll(x), &card, 1, -1, last)) return 0;
     for (int i = 0; i < 4; i++) { /* a column empties, and t fills it */
         int f = p->cards[i][0];
         if (last >> f & 1 && !(suit_below(r, f) & ~up)) { /* its cards go up */
-            q = *p;
-            alone(&q, i, &card, one);
-            if (!top_covered(r, &q, n - 1, deepest, talon, up, last | bit, count)) return 0;
+            Fp hq = h;
+            Kept kept;
+            keep(p, i, &kept);
+            link_sub(&hq, kept.cards[0], 52);
+            for (int k = 1; k < kept.len; k++) link_sub(&hq, kept.cards[k], kept.cards[k - 1]);
+            link_add(&hq, t, 52);
+            alone(p, i, &card, one);
+            int stays = top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count);
+            put_back(p, i, &kept);
+            p->firsts = firsts;
+            if (!stays) return 0;
         }
         uint64_t mine = p->below[i][p->len[i]];
         for (uint64_t x = PARENTS[f] & last & ~mine; x; x &= x - 1) /* it goes onto e */
-            if (!landings_hold(r, &g, __builtin_ctzll(x), p->cards[i], p->len[i], i, last & ~mine))
+            if (!landings_hold(r, test, &g, __builtin_ctzll(x), p->cards[i], p->len[i], i,
+                               last & ~mine))
                 return 0;
     }
     return 1;
 }
 
+/* board.Problem._top_covered: whether the top of the reserve's n cards, or one below it down
+   to index `deepest`, can never leave it, in every way the cards above may have left (each
+   way with its runs: the columns from their first cards, the cards landed on a card; h:
+   their links). The memo is not asked for the test's last card: its answer costs less than
+   a key. */
+static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
+                       uint64_t up, uint64_t last, const int *count_in) {
+    int count[4];
+    memcpy(count, count_in, sizeof count);
+    top_grow(r, p, p->firsts, talon, &up, &last, count);
+    CoveredMemo *m = NULL;
+    Fp key = {0, 0};
+    if (test->memo && n - 1 > test->deepest) {
+        key = covered_key(h, n, talon & ~last, up, last, count);
+        m = &test->memo[key.a >> 20 & (COVERED_MEMO - 1)];
+        if (m->a == key.a && m->check == (uint32_t)(key.b >> 32)) return m->answer;
+    }
+    int answer = top_covered_grown(r, test, p, h, n, talon, up, last, count);
+    if (m) *m = (CoveredMemo){key.a, (uint32_t)(key.b >> 32), answer};
+    return answer;
+}
+
 /* board.Problem._landings: whether the next card stays in every way `more` (m cards) lands on
-   card e (and t alone fills column i, if i >= 0): e covered, and if e lies in no run (a talon
-   card put on a card before), on each card it fits on in `last`, covered too. */
-static int landings_hold(const Rules *r, const Landing *g, int e, const uint8_t *more, int m,
-                         int i, uint64_t last) {
+   card e (and t alone fills column i, if i >= 0; `more` is then that column's cards): e
+   covered, and if e lies in no run (a talon card put on a card before), on each card it fits
+   on in `last`, covered too. */
+static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int e,
+                         const uint8_t *more, int m, int i, uint64_t last) {
     uint8_t landed[56];
     const uint8_t *put = more;
     int under[2], ways = 0, len = m;
@@ -1470,16 +1572,48 @@ static int landings_hold(const Rules *r, const Landing *g, int e, const uint8_t 
     uint64_t talon_e = g->talon, up_e = g->up, last_e = g->last;
     memcpy(on_e, g->count, sizeof on_e);
     covered(r, e, &talon_e, &up_e, &last_e, on_e);
+    /* the links every way changes alike: column i's first card on e, t first in it; or t on
+       e */
+    Fp h = g->h;
+    if (i >= 0) {
+        link_sub(&h, more[0], 52);
+        link_add(&h, more[0], e);
+        link_add(&h, *g->t, 52);
+    } else {
+        link_add(&h, *g->t, e);
+    }
+    Runs *q = g->runs;
+    int count = q->count;
+    uint64_t firsts = q->firsts;
+    Kept kept_i, kept_j;
+    if (i >= 0) keep(q, i, &kept_i);
     for (int k = 0; k < ways; k++) {
         int c[4];
         uint64_t rest = talon_e, u = up_e, l = last_e, one[2];
         Made made;
-        Runs q = *g->runs;
+        Fp hq = h;
         memcpy(c, on_e, sizeof c);
-        if (under[k] >= 0) covered(r, under[k], &rest, &u, &l, c);
-        put_on(&q, under[k] >= 0 ? under[k] : e, put, len, &made);
-        if (i >= 0) alone(&q, i, g->t, one);
-        if (!top_covered(r, &q, g->n - 1, g->deepest, rest, u, l, c)) return 0;
+        int on = e;
+        if (under[k] >= 0) {
+            covered(r, under[k], &rest, &u, &l, c);
+            on = under[k];
+            link_add(&hq, e, on);
+        }
+        int was = run_with(q, on);
+        if (was >= 0) keep(q, was, &kept_j);
+        int j = put_on_run(q, was, on, put, len, &made);
+        if (was >= 0) /* the run's cards above `on` left it */
+            for (int a = q->len[j] - len; a < kept_j.len; a++)
+                link_sub(&hq, kept_j.cards[a], kept_j.cards[a - 1]);
+        else /* `on` starts a run */
+            link_add(&hq, on, 53);
+        if (i >= 0) alone(q, i, g->t, one);
+        int stays = top_covered(r, test, q, hq, g->n - 1, rest, u, l, c);
+        if (was >= 0) put_back(q, was, &kept_j);
+        if (i >= 0) put_back(q, i, &kept_i);
+        q->count = count;
+        q->firsts = firsts;
+        if (!stays) return 0;
     }
     return 1;
 }
@@ -1503,7 +1637,15 @@ static int top_trapped(const Rules *r, const Work *w) {
     Runs cols;
     uint64_t below[4][53];
     columns_as_runs(w, &cols, below);
-    return top_covered(r, &cols, n, deepest > 0 ? deepest : 0, talon, up, last, count);
+    if (deepest < 0) deepest = 0;
+    Trap test = {r->covered_off ? NULL : covered_memo, deepest};
+    Fp h = covered_tag(r, n, deepest);
+    for (int i = 0; i < 4; i++) {
+        const uint8_t *col = w->col[i];
+        link_add(&h, col[0], 52);
+        for (int k = 1; k < w->len[i]; k++) link_add(&h, col[k], col[k - 1]);
+    }
+    return top_covered(r, &test, &cols, h, n, talon, up, last, count);
 }
 
 /* board.Problem.reserve_stuck */
@@ -4066,6 +4208,19 @@ static int Core_set_opening(Core *self, PyObject *value, void *closure) {
     return 0;
 }
 
+static PyObject *Core_get_covered_memo(Core *self, void *closure) {
+    (void)closure;
+    return PyBool_FromLong(!self->rules.covered_off);
+}
+
+static int Core_set_covered_memo(Core *self, PyObject *value, void *closure) {
+    (void)closure;
+    int on = value ? PyObject_IsTrue(value) : 1;
+    if (on < 0) return -1;
+    self->rules.covered_off = !on;
+    return 0;
+}
+
 static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"draw", "passes", "tableau_mode", "empty_any", "foundation_to_tableau",
                             "autocomplete", "reserve", "start_rank", NULL};
@@ -4174,6 +4329,9 @@ static PyGetSetDef Core_getset[] = {
      NULL},
     {"beam_first", (getter)Core_get_beam_first, (setter)Core_set_beam_first,
      "the one-thread search's first beam's width (search.Solver.BEAM_FIRST)", NULL},
+    {"covered_memo", (getter)Core_get_covered_memo, (setter)Core_set_covered_memo,
+     "whether the reserve test under top-or-all moves remembers its answers (`top_covered`; "
+     "the same answers either way)", NULL},
     {"opening", (getter)Core_get_opening, (setter)Core_set_opening,
      "0: searches follow the schedule; a seed: each search is that one shuffled run, one "
      "thread (bench/openings.py)", NULL},
@@ -4199,6 +4357,7 @@ static struct PyModuleDef core_module = {
 
 PyMODINIT_FUNC PyInit__core(void) {
     init_tables();
+    init_links();
     init_run_steps();
     init_position_tags();
     if (PyType_Ready(&CoreType) < 0) return NULL;

@@ -44,3 +44,6 @@ class Core:
     opening: int
     """0: searches follow the schedule; a seed: each search is only the shuffled run of that
     seed (as the schedule's n-th shuffled run), in one thread (bench/openings.py)."""
+    covered_memo: bool
+    """Whether the reserve test under top-or-all moves remembers its answers (`top_covered`),
+    the same answers either way: on by default, off for the tests' comparisons."""

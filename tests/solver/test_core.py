@@ -372,6 +372,36 @@ def test_the_core_top_or_all_reserve_test_matches_at_every_start_rank() -> None:
     assert answers.count(True) > 5 and answers.count(False) > 200
 
 
+def test_the_core_top_or_all_reserve_test_remembers_the_same_answers() -> None:
+    """The core remembers the top-or-all reserve test's answers (`top_covered`, by a
+    fingerprint of each call's inputs; `Core.covered_memo`): with the memo and without it,
+    the same answer on every state of walks through skill deals (each state asked twice, the
+    second time from the memo), and searches of skill deals decided within their budget
+    explore the same nodes and prove the same states lost."""
+    answers = []
+    for token in ("S3", "S1", "S1P3"):
+        for problem, states in classic_walks(DealCode.parse(f"CF1-{token}-AAAAAAA").rules)[:20]:
+            core, plain = core_of(problem), core_of(problem)
+            plain.covered_memo = False
+            assert core.covered_memo and not plain.covered_memo
+            for state in states:
+                answer = plain.reserve_stuck(state)
+                assert core.reserve_stuck(state) is answer
+                assert core.reserve_stuck(state) is answer
+                answers.append(answer)
+    assert answers.count(True) > 25 and answers.count(False) > 800
+    for code in ("CF1-S3-AAAAAAT", "CF1-S3-AAAAAAX", "CF1-S1-AAAAADQ", "CF1-S1P3-AAAAABG"):
+        deal = DealCode.parse(code)
+        position = Position.deal(deal.deck)
+        problem = Problem.of(position, deal.rules)
+        remembers, plain = core_of(problem), core_of(problem)
+        plain.covered_memo = False
+        searched = remembers.search(problem.state_of(position), 200_000, 600.0)
+        assert searched[0] != 0 and searched[2] > 20_000  # decided, after a real search
+        assert plain.search(problem.state_of(position), 200_000, 600.0) == searched
+        assert plain.known_dead == remembers.known_dead
+
+
 def test_the_core_top_or_all_reserve_test_keeps_a_landed_on_card_covered() -> None:
     """Where the card the reserve's top lands on must stay covered (`landed_on_position`,
     under every top-or-all rule set, and the states reachable from it; and `landing_states`),
