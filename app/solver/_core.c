@@ -1425,6 +1425,14 @@ static inline __attribute__((always_inline)) void link_sub(Fp *h, int card, int 
     h->b -= LINK[card][on].b;
 }
 
+/* A column's links (its first card on 52), added to *h, or taken from it (sign -1). */
+static void column_links(Fp *h, const uint8_t *col, int len, int sign) {
+    Fp sum = LINK[col[0]][52];
+    for (int k = 1; k < len; k++) link_add(&sum, col[k], col[k - 1]);
+    h->a += (uint64_t)sign * sum.a;
+    h->b += (uint64_t)sign * sum.b;
+}
+
 /* A reserve test: its depth, and the memo (NULL: none). */
 typedef struct {
     CoveredMemo *memo;
@@ -1510,8 +1518,7 @@ static inline __attribute__((always_inline)) int top_covered_grown(
             Fp hq = h;
             Kept kept;
             keep(p, i, &kept);
-            link_sub(&hq, kept.cards[0], 52);
-            for (int k = 1; k < kept.len; k++) link_sub(&hq, kept.cards[k], kept.cards[k - 1]);
+            column_links(&hq, kept.cards, kept.len, -1);
             link_add(&hq, t, 52);
             alone(p, i, &card, one);
             int stays = top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count);
@@ -1640,11 +1647,7 @@ static int top_trapped(const Rules *r, const Work *w) {
     if (deepest < 0) deepest = 0;
     Trap test = {r->covered_off ? NULL : covered_memo, deepest};
     Fp h = covered_tag(r, n, deepest);
-    for (int i = 0; i < 4; i++) {
-        const uint8_t *col = w->col[i];
-        link_add(&h, col[0], 52);
-        for (int k = 1; k < w->len[i]; k++) link_add(&h, col[k], col[k - 1]);
-    }
+    for (int i = 0; i < 4; i++) column_links(&h, w->col[i], w->len[i], 1);
     return top_covered(r, &test, &cols, h, n, talon, up, last, count);
 }
 
