@@ -1328,12 +1328,13 @@ static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, int *coun
    rules, the first cards `firsts` staying; `count` follows `up`. */
 static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t talon,
                      uint64_t *up_io, uint64_t *last_io, int *count) {
-    uint64_t up = *up_io, last = *last_io, was_up, was_last, chased = 0;
+    uint64_t up = *up_io, last = *last_io, was_walked, chased = 0;
     int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
     for (int i = 0; i < p->count; i++) from[i] = p->len[i] - 2;
+    /* Each round chases the talon and sends cards up to a closure, then walks the runs with
+       what those made: a walk that adds no last card leaves the sets closed under all three,
+       so no round is made only to see that nothing changes. */
     do {
-        was_up = up;
-        was_last = last;
         /* talon cards onto possible last cards (those `chased` had theirs already) */
         for (uint64_t fresh = last & ~chased; fresh;) {
             fresh = children_of(fresh) & talon & ~last;
@@ -1341,6 +1342,7 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
         }
         chased = last;
         rise_in_order(r, (last | talon) & ~firsts, &up, count);
+        was_walked = last;
         for (int i = 0; i < p->count; i++) {
             const uint8_t *col = p->cards[i];
             int k = from[i];
@@ -1352,7 +1354,7 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
             }
             from[i] = k;
         }
-    } while (up != was_up || last != was_last);
+    } while (last != was_walked);
     *up_io = up;
     *last_io = last;
 }
