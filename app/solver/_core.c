@@ -1441,6 +1441,11 @@ typedef struct {
     int deepest;
 } Trap;
 
+/* Whether `top_covered` of the reserve's n cards reads its runs' links: it keys its answer
+   in the memo, or its ways' calls do (not the test's last card's, nor any without the memo:
+   their links are not summed). */
+static int keyed(const Trap *test, int n) { return test->memo && n - 1 > test->deepest; }
+
 /* The tag of a reserve test of the reserve's n cards down to index `deepest`: its runs'
    links start from it. Two hashes of those cards, one a half. */
 static Fp covered_tag(const Rules *r, int n, int deepest) {
@@ -1520,8 +1525,10 @@ static inline __attribute__((always_inline)) int top_covered_grown(
             Fp hq = h;
             Kept kept;
             keep(p, i, &kept);
-            column_links(&hq, kept.cards, kept.len, -1);
-            link_add(&hq, t, 52);
+            if (keyed(test, n - 1)) {
+                column_links(&hq, kept.cards, kept.len, -1);
+                link_add(&hq, t, 52);
+            }
             alone(p, i, &card, one);
             int stays = top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count);
             put_back(p, i, &kept);
@@ -1549,7 +1556,7 @@ static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, u
     top_grow(r, p, p->firsts, talon, &up, &last, count);
     CoveredMemo *m = NULL;
     Fp key = {0, 0};
-    if (test->memo && n - 1 > test->deepest) {
+    if (keyed(test, n)) {
         key = covered_key(h, n, talon & ~last, up, last, count);
         m = &test->memo[key.a >> 20 & (COVERED_MEMO - 1)];
         if (m->a == key.a && m->check == (uint32_t)(key.b >> 32)) return m->answer;
@@ -1582,9 +1589,11 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
     memcpy(on_e, g->count, sizeof on_e);
     covered(r, e, &talon_e, &up_e, &last_e, on_e);
     /* the links every way changes alike: column i's first card on e, t first in it; or t on
-       e */
+       e (summed only for a call that keys its answer or asks further: `keyed`) */
     Fp h = g->h;
-    if (i >= 0) {
+    int linked = keyed(test, g->n - 1);
+    if (!linked) {
+    } else if (i >= 0) {
         link_sub(&h, more[0], 52);
         link_add(&h, more[0], e);
         link_add(&h, *g->t, 52);
@@ -1606,16 +1615,18 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
         if (under[k] >= 0) {
             covered(r, under[k], &rest, &u, &l, c);
             on = under[k];
-            link_add(&hq, e, on);
+            if (linked) link_add(&hq, e, on);
         }
         int was = run_with(q, on);
         if (was >= 0) keep(q, was, &kept_j);
         int j = put_on_run(q, was, on, put, len, &made);
-        if (was >= 0) /* the run's cards above `on` left it */
+        if (!linked) {
+        } else if (was >= 0) { /* the run's cards above `on` left it */
             for (int a = q->len[j] - len; a < kept_j.len; a++)
                 link_sub(&hq, kept_j.cards[a], kept_j.cards[a - 1]);
-        else /* `on` starts a run */
+        } else { /* `on` starts a run */
             link_add(&hq, on, 53);
+        }
         if (i >= 0) alone(q, i, g->t, one);
         int stays = top_covered(r, test, q, hq, g->n - 1, rest, u, l, c);
         if (was >= 0) put_back(q, was, &kept_j);
@@ -1634,22 +1645,21 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
 static int top_trapped(const Rules *r, const Work *w) {
     int n = w->reserve, deepest = n - 1 - r->lookahead;
     uint64_t talon = talon_in_reach(r, w, deepest > 0 ? deepest : 0);
-    uint64_t held = r->reserve_mask[n] | (w->cards & ~talon), in_columns = 0, last = 0;
-    for (int i = 0; i < 4; i++) {
-        const uint8_t *col = w->col[i];
-        for (int k = 0; k < w->len[i]; k++) in_columns |= 1ULL << col[k];
-        last |= 1ULL << col[w->len[i] - 1];
-    }
-    uint64_t up = ALL_CARDS & ~(held | talon | in_columns);
+    Runs cols;
+    uint64_t below[4][53], last = 0;
+    columns_as_runs(w, &cols, below);
+    for (int i = 0; i < 4; i++) last |= 1ULL << w->col[i][w->len[i] - 1];
+    uint64_t held = r->reserve_mask[n] | (w->cards & ~talon);
+    uint64_t up = ALL_CARDS & ~(held | talon | cols.in);
     int count[4]; /* per suit, the cards that may be up: from the start rank, in order */
     for (int suit = 0; suit < 4; suit++) count[suit] = w->found[suit];
-    Runs cols;
-    uint64_t below[4][53];
-    columns_as_runs(w, &cols, below);
     if (deepest < 0) deepest = 0;
     Trap test = {r->covered_off ? NULL : covered_memo, deepest};
-    Fp h = covered_tag(r, n, deepest);
-    for (int i = 0; i < 4; i++) column_links(&h, w->col[i], w->len[i], 1);
+    Fp h = {0, 0};
+    if (keyed(&test, n)) {
+        h = covered_tag(r, n, deepest);
+        for (int i = 0; i < 4; i++) column_links(&h, w->col[i], w->len[i], 1);
+    }
     return top_covered(r, &test, &cols, h, n, talon, up, last, count);
 }
 
