@@ -1374,6 +1374,52 @@ static void columns_as_runs(const Work *w, Runs *cols, uint64_t below[4][53]) {
     }
 }
 
+/* The columns as the top-or-all test's runs: that test reads of a run's masks only the
+   whole run's, below[i][len[i]] (`run_with`, the cards of a column that moves), so only
+   that one is made here, and by `top_put`. */
+static void columns_as_top_runs(const Work *w, Runs *cols, uint64_t below[4][53]) {
+    cols->count = 4;
+    cols->firsts = cols->in = 0;
+    for (int i = 0; i < 4; i++) {
+        const uint8_t *col = w->col[i];
+        int len = w->len[i];
+        uint64_t mask = 0;
+        for (int k = 0; k < len; k++) mask |= 1ULL << col[k];
+        cols->len[i] = len;
+        cols->cards[i] = col;
+        cols->below[i] = below[i];
+        below[i][len] = mask;
+        cols->firsts |= 1ULL << col[0];
+        cols->in |= mask;
+    }
+}
+
+/* `put_on_run` for the top-or-all test (`columns_as_top_runs`): the run's cards and its
+   whole mask only; `more_mask`: the cards of `more`. */
+static int top_put(Runs *p, int j, int e, const uint8_t *more, int m, uint64_t more_mask,
+                   Made *made) {
+    int q;
+    uint64_t mask;
+    if (j >= 0) { /* its cards up to e, as they are */
+        const uint8_t *cards = p->cards[j];
+        q = p->len[j] - 1;
+        mask = p->below[j][q + 1];
+        for (; cards[q] != e; q--) mask &= ~(1ULL << cards[q]);
+        for (int k = 0; k <= q; k++) made->cards[k] = cards[k];
+    } else {
+        j = p->count++;
+        made->cards[0] = (uint8_t)e;
+        q = 0;
+        mask = 1ULL << e;
+    }
+    for (int k = 0; k < m; k++) made->cards[q + 1 + k] = more[k];
+    made->below[q + 1 + m] = mask | more_mask;
+    p->cards[j] = made->cards;
+    p->below[j] = made->below;
+    p->len[j] = q + 1 + m;
+    return j;
+}
+
 /* board.Problem._covered: the sets once card e is covered (not a last card, not up, nor its
    suit above it; no longer in the talon). */
 static void covered(const Rules *r, int e, uint64_t *talon, uint64_t *up, uint64_t *last,
@@ -1575,9 +1621,11 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
     uint8_t landed[56];
     const uint8_t *put = more;
     int under[2], ways = 0, len = m;
+    uint64_t put_mask = i >= 0 ? g->runs->below[i][m] : 1ULL << *more;
     if (run_with(g->runs, e) >= 0) {
         under[ways++] = -1;
     } else {
+        put_mask |= 1ULL << e;
         landed[0] = (uint8_t)e;
         memcpy(landed + 1, more, (size_t)m);
         put = landed;
@@ -1619,7 +1667,7 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
         }
         int was = run_with(q, on);
         if (was >= 0) keep(q, was, &kept_j);
-        int j = put_on_run(q, was, on, put, len, &made);
+        int j = top_put(q, was, on, put, len, put_mask, &made);
         if (!linked) {
         } else if (was >= 0) { /* the run's cards above `on` left it */
             for (int a = q->len[j] - len; a < kept_j.len; a++)
@@ -1647,7 +1695,7 @@ static int top_trapped(const Rules *r, const Work *w) {
     uint64_t talon = talon_in_reach(r, w, deepest > 0 ? deepest : 0);
     Runs cols;
     uint64_t below[4][53], last = 0;
-    columns_as_runs(w, &cols, below);
+    columns_as_top_runs(w, &cols, below);
     for (int i = 0; i < 4; i++) last |= 1ULL << w->col[i][w->len[i] - 1];
     uint64_t held = r->reserve_mask[n] | (w->cards & ~talon);
     uint64_t up = ALL_CARDS & ~(held | talon | cols.in);
