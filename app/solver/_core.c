@@ -1548,17 +1548,21 @@ static inline __attribute__((always_inline)) int top_covered_grown(
     uint64_t last, const int *count) {
     int t = r->reserve[n - 1];
     uint64_t bit = 1ULL << t, onto = PARENTS[t] & last;
-    int rises = !(suit_below(r, t) & ~up), any = rises;
-    for (uint64_t x = onto; x && !any; x &= x - 1) any = lands(p, __builtin_ctzll(x), last);
-    for (int i = 0; i < 4 && !any; i++) {
-        int f = p->cards[i][0];
-        uint64_t mine = p->below[i][p->len[i]];
-        any = last >> f & 1 && !(suit_below(r, f) & ~up);
-        for (uint64_t x = PARENTS[f] & last & ~mine; x && !any; x &= x - 1)
-            any = lands(p, __builtin_ctzll(x), last & ~mine);
+    int rises = !(suit_below(r, t) & ~up);
+    if (n - 1 <= test->deepest) { /* the test's last card: whether it has a way */
+        int any = rises;
+        for (uint64_t x = onto; x && !any; x &= x - 1) any = lands(p, __builtin_ctzll(x), last);
+        for (int i = 0; i < 4 && !any; i++) {
+            int f = p->cards[i][0];
+            uint64_t mine = p->below[i][p->len[i]];
+            any = last >> f & 1 && !(suit_below(r, f) & ~up);
+            for (uint64_t x = PARENTS[f] & last & ~mine; x && !any; x &= x - 1)
+                any = lands(p, __builtin_ctzll(x), last & ~mine);
+        }
+        return !any;
     }
-    if (!any) return 1;
-    if (n - 1 <= test->deepest) return 0;
+    /* Above it, each way in turn (none: the card stays; `lands` false: `landings_hold` has no
+       way either). */
     uint8_t card = (uint8_t)t;
     uint64_t one[2], firsts = p->firsts;
     if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count)) return 0;
