@@ -2727,9 +2727,14 @@ typedef struct {
    not always cover it (with limited passes, another pass or pointer class; with draw 1, a
    lower value), and search._Run proves every stuck state it meets. In the last pass of
    limited passes the test looks at the pointer (`talon_in_reach`), and the key in class 0
-   stands for every pass: such states are tested each time, and not remembered. */
+   stands for every pass: such states are tested each time, and not remembered. Drawing one
+   with unlimited passes every state is of class 0 and value 0, so a state met again in a
+   run is skipped before its test (in the run's index, or proved lost): the table would
+   never answer (skill draw 1 deal 245, 2 million tests, none), and its slot, read far from
+   the last one, costs a wait for memory each state: it is left out. */
 static int stuck(Run *run, const Work *w, Fp key) {
-    if (run->r->passes >= 0 && w->pass >= run->r->passes) return reserve_stuck(run->r, w);
+    if (run->r->passes >= 0 ? w->pass >= run->r->passes : run->r->draw == 1)
+        return reserve_stuck(run->r, w);
     Fp plain = in_class(key, pointer_class(run->r, w), 0);
     Slot *seen = &run->tested[plain.a & (TESTED - 1)];
     if (seen->a == plain.a && seen->check == check_of(plain)) return seen->value;
