@@ -1481,16 +1481,22 @@ static void column_links(Fp *h, const uint8_t *col, int len, int sign) {
     h->b += (uint64_t)sign * sum.b;
 }
 
-/* A reserve test: its depth, and the memo (NULL: none). */
+/* A reserve test: its depth, the memo (NULL: none), and its reserve count (its first call's
+   n). */
 typedef struct {
     CoveredMemo *memo;
-    int deepest;
+    int deepest, top;
 } Trap;
 
 /* Whether `top_covered` of the reserve's n cards reads its runs' links: it keys its answer
    in the memo, or its ways' calls do (not the test's last card's, nor any without the memo:
    their links are not summed). */
-static int keyed(const Trap *test, int n) { return test->memo && n - 1 > test->deepest; }
+static int sums_links(const Trap *test, int n) { return test->memo && n - 1 > test->deepest; }
+
+/* Whether `top_covered` of the reserve's n cards keys its answer: not the test's first call,
+   which another state's test would have to ask again (one in a thousand on skill draw 1 deal
+   245, three on skill draw 3 deal 12: not worth its key). */
+static int keyed(const Trap *test, int n) { return sums_links(test, n) && n < test->top; }
 
 /* The tag of a reserve test of the reserve's n cards down to index `deepest`: its runs'
    links start from it. Two hashes of those cards, one a half. */
@@ -1536,7 +1542,7 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
 /* Whether cards can land on e (`landings_hold` has a way): e lies in a run, or fits on a
    card in `last`. */
 static int lands(const Runs *p, int e, uint64_t last) {
-    return run_with(p, e) >= 0 || (PARENTS[e] & last) != 0;
+    return (PARENTS[e] & last) != 0 || run_with(p, e) >= 0;
 }
 
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
@@ -1575,7 +1581,7 @@ static inline __attribute__((always_inline)) int top_covered_grown(
             Fp hq = h;
             Kept kept;
             keep(p, i, &kept);
-            if (keyed(test, n - 1)) {
+            if (sums_links(test, n - 1)) {
                 column_links(&hq, kept.cards, kept.len, -1);
                 link_add(&hq, t, 52);
             }
@@ -1626,7 +1632,8 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
     const uint8_t *put = more;
     int under[2], ways = 0, len = m;
     uint64_t put_mask = i >= 0 ? g->runs->below[i][m] : 1ULL << *more;
-    if (run_with(g->runs, e) >= 0) {
+    int e_run = run_with(g->runs, e);
+    if (e_run >= 0) {
         under[ways++] = -1;
     } else {
         put_mask |= 1ULL << e;
@@ -1643,8 +1650,8 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
     /* the links every way changes alike: column i's first card on e, t first in it; or t on
        e (summed only for a call that keys its answer or asks further: `keyed`) */
     Fp h = g->h;
-    int linked = keyed(test, g->n - 1);
-    if (!linked) {
+    int links = sums_links(test, g->n - 1);
+    if (!links) {
     } else if (i >= 0) {
         link_sub(&h, more[0], 52);
         link_add(&h, more[0], e);
@@ -1667,12 +1674,12 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
         if (under[k] >= 0) {
             covered(r, under[k], &rest, &u, &l, c);
             on = under[k];
-            if (linked) link_add(&hq, e, on);
+            if (links) link_add(&hq, e, on);
         }
-        int was = run_with(q, on);
+        int was = under[k] >= 0 ? run_with(q, on) : e_run;
         if (was >= 0) keep(q, was, &kept_j);
         int j = top_put(q, was, on, put, len, put_mask, &made);
-        if (!linked) {
+        if (!links) {
         } else if (was >= 0) { /* the run's cards above `on` left it */
             for (int a = q->len[j] - len; a < kept_j.len; a++)
                 link_sub(&hq, kept_j.cards[a], kept_j.cards[a - 1]);
@@ -1706,9 +1713,9 @@ static int top_trapped(const Rules *r, const Work *w) {
     int count[4]; /* per suit, the cards that may be up: from the start rank, in order */
     for (int suit = 0; suit < 4; suit++) count[suit] = w->found[suit];
     if (deepest < 0) deepest = 0;
-    Trap test = {r->covered_off ? NULL : covered_memo, deepest};
+    Trap test = {r->covered_off ? NULL : covered_memo, deepest, n};
     Fp h = {0, 0};
-    if (keyed(&test, n)) {
+    if (sums_links(&test, n)) {
         h = covered_tag(r, n, deepest);
         for (int i = 0; i < 4; i++) column_links(&h, w->col[i], w->len[i], 1);
     }
