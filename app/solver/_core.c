@@ -1330,7 +1330,7 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
                      uint64_t *up_io, uint64_t *last_io, int *count) {
     uint64_t up = *up_io, last = *last_io, was_walked, chased = 0;
     int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
-    for (int i = 0; i < p->count; i++) from[i] = p->len[i] - 2;
+    for (int i = 0; i < MAX_RUNS; i++) from[i] = p->len[i] - 2; /* all: one step, no count */
     /* Each round chases the talon and sends cards up to a closure, then walks the runs with
        what those made: a walk that adds no last card leaves the sets closed under all three,
        so no round is made only to see that nothing changes. */
@@ -1380,6 +1380,7 @@ static void columns_as_runs(const Work *w, Runs *cols, uint64_t below[4][53]) {
 static void columns_as_top_runs(const Work *w, Runs *cols, uint64_t below[4][53]) {
     cols->count = 4;
     cols->firsts = cols->in = 0;
+    for (int i = 4; i < MAX_RUNS; i++) cols->len[i] = 0; /* read by `top_grow`, unused */
     for (int i = 0; i < 4; i++) {
         const uint8_t *col = w->col[i];
         int len = w->len[i];
