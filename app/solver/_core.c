@@ -1328,12 +1328,13 @@ static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, int *coun
    rules, the first cards `firsts` staying; `count` follows `up`. */
 static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t talon,
                      uint64_t *up_io, uint64_t *last_io, int *count) {
-    uint64_t up = *up_io, last = *last_io, was_up, was_last, chased = 0;
+    uint64_t up = *up_io, last = *last_io, was_walked, chased = 0;
     int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
-    for (int i = 0; i < p->count; i++) from[i] = p->len[i] - 2;
+    for (int i = 0; i < MAX_RUNS; i++) from[i] = p->len[i] - 2; /* all: one step, no count */
+    /* Each round chases the talon and sends cards up to a closure, then walks the runs with
+       what those made: a walk that adds no last card leaves the sets closed under all three,
+       so no round is made only to see that nothing changes. */
     do {
-        was_up = up;
-        was_last = last;
         /* talon cards onto possible last cards (those `chased` had theirs already) */
         for (uint64_t fresh = last & ~chased; fresh;) {
             fresh = children_of(fresh) & talon & ~last;
@@ -1341,6 +1342,7 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
         }
         chased = last;
         rise_in_order(r, (last | talon) & ~firsts, &up, count);
+        was_walked = last;
         for (int i = 0; i < p->count; i++) {
             const uint8_t *col = p->cards[i];
             int k = from[i];
@@ -1352,7 +1354,7 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
             }
             from[i] = k;
         }
-    } while (up != was_up || last != was_last);
+    } while (last != was_walked);
     *up_io = up;
     *last_io = last;
 }
@@ -1370,6 +1372,53 @@ static void columns_as_runs(const Work *w, Runs *cols, uint64_t below[4][53]) {
         cols->firsts |= 1ULL << w->col[i][0];
         cols->in |= below[i][w->len[i]];
     }
+}
+
+/* The columns as the top-or-all test's runs: that test reads of a run's masks only the
+   whole run's, below[i][len[i]] (`run_with`, the cards of a column that moves), so only
+   that one is made here, and by `top_put`. */
+static void columns_as_top_runs(const Work *w, Runs *cols, uint64_t below[4][53]) {
+    cols->count = 4;
+    cols->firsts = cols->in = 0;
+    for (int i = 4; i < MAX_RUNS; i++) cols->len[i] = 0; /* read by `top_grow`, unused */
+    for (int i = 0; i < 4; i++) {
+        const uint8_t *col = w->col[i];
+        int len = w->len[i];
+        uint64_t mask = 0;
+        for (int k = 0; k < len; k++) mask |= 1ULL << col[k];
+        cols->len[i] = len;
+        cols->cards[i] = col;
+        cols->below[i] = below[i];
+        below[i][len] = mask;
+        cols->firsts |= 1ULL << col[0];
+        cols->in |= mask;
+    }
+}
+
+/* `put_on_run` for the top-or-all test (`columns_as_top_runs`): the run's cards and its
+   whole mask only; `more_mask`: the cards of `more`. */
+static int top_put(Runs *p, int j, int e, const uint8_t *more, int m, uint64_t more_mask,
+                   Made *made) {
+    int q;
+    uint64_t mask;
+    if (j >= 0) { /* its cards up to e, as they are */
+        const uint8_t *cards = p->cards[j];
+        q = p->len[j] - 1;
+        mask = p->below[j][q + 1];
+        for (; cards[q] != e; q--) mask &= ~(1ULL << cards[q]);
+        for (int k = 0; k <= q; k++) made->cards[k] = cards[k];
+    } else {
+        j = p->count++;
+        made->cards[0] = (uint8_t)e;
+        q = 0;
+        mask = 1ULL << e;
+    }
+    for (int k = 0; k < m; k++) made->cards[q + 1 + k] = more[k];
+    made->below[q + 1 + m] = mask | more_mask;
+    p->cards[j] = made->cards;
+    p->below[j] = made->below;
+    p->len[j] = q + 1 + m;
+    return j;
 }
 
 /* board.Problem._covered: the sets once card e is covered (not a last card, not up, nor its
@@ -1433,11 +1482,22 @@ static void column_links(Fp *h, const uint8_t *col, int len, int sign) {
     h->b += (uint64_t)sign * sum.b;
 }
 
-/* A reserve test: its depth, and the memo (NULL: none). */
+/* A reserve test: its depth, the memo (NULL: none), and its reserve count (its first call's
+   n). */
 typedef struct {
     CoveredMemo *memo;
-    int deepest;
+    int deepest, top;
 } Trap;
+
+/* Whether `top_covered` of the reserve's n cards reads its runs' links: it keys its answer
+   in the memo, or its ways' calls do (not the test's last card's, nor any without the memo:
+   their links are not summed). */
+static int sums_links(const Trap *test, int n) { return test->memo && n - 1 > test->deepest; }
+
+/* Whether `top_covered` of the reserve's n cards keys its answer: not the test's first call,
+   which another state's test would have to ask again (one in a thousand on skill draw 1 deal
+   245, three on skill draw 3 deal 12: not worth its key). */
+static int keyed(const Trap *test, int n) { return sums_links(test, n) && n < test->top; }
 
 /* The tag of a reserve test of the reserve's n cards down to index `deepest`: its runs'
    links start from it. Two hashes of those cards, one a half. */
@@ -1483,7 +1543,7 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
 /* Whether cards can land on e (`landings_hold` has a way): e lies in a run, or fits on a
    card in `last`. */
 static int lands(const Runs *p, int e, uint64_t last) {
-    return run_with(p, e) >= 0 || (PARENTS[e] & last) != 0;
+    return (PARENTS[e] & last) != 0 || run_with(p, e) >= 0;
 }
 
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
@@ -1495,17 +1555,21 @@ static inline __attribute__((always_inline)) int top_covered_grown(
     uint64_t last, const int *count) {
     int t = r->reserve[n - 1];
     uint64_t bit = 1ULL << t, onto = PARENTS[t] & last;
-    int rises = !(suit_below(r, t) & ~up), any = rises;
-    for (uint64_t x = onto; x && !any; x &= x - 1) any = lands(p, __builtin_ctzll(x), last);
-    for (int i = 0; i < 4 && !any; i++) {
-        int f = p->cards[i][0];
-        uint64_t mine = p->below[i][p->len[i]];
-        any = last >> f & 1 && !(suit_below(r, f) & ~up);
-        for (uint64_t x = PARENTS[f] & last & ~mine; x && !any; x &= x - 1)
-            any = lands(p, __builtin_ctzll(x), last & ~mine);
+    int rises = !(suit_below(r, t) & ~up);
+    if (n - 1 <= test->deepest) { /* the test's last card: whether it has a way */
+        int any = rises;
+        for (uint64_t x = onto; x && !any; x &= x - 1) any = lands(p, __builtin_ctzll(x), last);
+        for (int i = 0; i < 4 && !any; i++) {
+            int f = p->cards[i][0];
+            uint64_t mine = p->below[i][p->len[i]];
+            any = last >> f & 1 && !(suit_below(r, f) & ~up);
+            for (uint64_t x = PARENTS[f] & last & ~mine; x && !any; x &= x - 1)
+                any = lands(p, __builtin_ctzll(x), last & ~mine);
+        }
+        return !any;
     }
-    if (!any) return 1;
-    if (n - 1 <= test->deepest) return 0;
+    /* Above it, each way in turn (none: the card stays; `lands` false: `landings_hold` has no
+       way either). */
     uint8_t card = (uint8_t)t;
     uint64_t one[2], firsts = p->firsts;
     if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count)) return 0;
@@ -1518,8 +1582,10 @@ static inline __attribute__((always_inline)) int top_covered_grown(
             Fp hq = h;
             Kept kept;
             keep(p, i, &kept);
-            column_links(&hq, kept.cards, kept.len, -1);
-            link_add(&hq, t, 52);
+            if (sums_links(test, n - 1)) {
+                column_links(&hq, kept.cards, kept.len, -1);
+                link_add(&hq, t, 52);
+            }
             alone(p, i, &card, one);
             int stays = top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count);
             put_back(p, i, &kept);
@@ -1547,7 +1613,7 @@ static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, u
     top_grow(r, p, p->firsts, talon, &up, &last, count);
     CoveredMemo *m = NULL;
     Fp key = {0, 0};
-    if (test->memo && n - 1 > test->deepest) {
+    if (keyed(test, n)) {
         key = covered_key(h, n, talon & ~last, up, last, count);
         m = &test->memo[key.a >> 20 & (COVERED_MEMO - 1)];
         if (m->a == key.a && m->check == (uint32_t)(key.b >> 32)) return m->answer;
@@ -1566,9 +1632,12 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
     uint8_t landed[56];
     const uint8_t *put = more;
     int under[2], ways = 0, len = m;
-    if (run_with(g->runs, e) >= 0) {
+    uint64_t put_mask = i >= 0 ? g->runs->below[i][m] : 1ULL << *more;
+    int e_run = run_with(g->runs, e);
+    if (e_run >= 0) {
         under[ways++] = -1;
     } else {
+        put_mask |= 1ULL << e;
         landed[0] = (uint8_t)e;
         memcpy(landed + 1, more, (size_t)m);
         put = landed;
@@ -1580,9 +1649,11 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
     memcpy(on_e, g->count, sizeof on_e);
     covered(r, e, &talon_e, &up_e, &last_e, on_e);
     /* the links every way changes alike: column i's first card on e, t first in it; or t on
-       e */
+       e (summed only for a call that keys its answer or asks further: `keyed`) */
     Fp h = g->h;
-    if (i >= 0) {
+    int links = sums_links(test, g->n - 1);
+    if (!links) {
+    } else if (i >= 0) {
         link_sub(&h, more[0], 52);
         link_add(&h, more[0], e);
         link_add(&h, *g->t, 52);
@@ -1604,16 +1675,18 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
         if (under[k] >= 0) {
             covered(r, under[k], &rest, &u, &l, c);
             on = under[k];
-            link_add(&hq, e, on);
+            if (links) link_add(&hq, e, on);
         }
-        int was = run_with(q, on);
+        int was = under[k] >= 0 ? run_with(q, on) : e_run;
         if (was >= 0) keep(q, was, &kept_j);
-        int j = put_on_run(q, was, on, put, len, &made);
-        if (was >= 0) /* the run's cards above `on` left it */
+        int j = top_put(q, was, on, put, len, put_mask, &made);
+        if (!links) {
+        } else if (was >= 0) { /* the run's cards above `on` left it */
             for (int a = q->len[j] - len; a < kept_j.len; a++)
                 link_sub(&hq, kept_j.cards[a], kept_j.cards[a - 1]);
-        else /* `on` starts a run */
+        } else { /* `on` starts a run */
             link_add(&hq, on, 53);
+        }
         if (i >= 0) alone(q, i, g->t, one);
         int stays = top_covered(r, test, q, hq, g->n - 1, rest, u, l, c);
         if (was >= 0) put_back(q, was, &kept_j);
@@ -1632,22 +1705,21 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
 static int top_trapped(const Rules *r, const Work *w) {
     int n = w->reserve, deepest = n - 1 - r->lookahead;
     uint64_t talon = talon_in_reach(r, w, deepest > 0 ? deepest : 0);
-    uint64_t held = r->reserve_mask[n] | (w->cards & ~talon), in_columns = 0, last = 0;
-    for (int i = 0; i < 4; i++) {
-        const uint8_t *col = w->col[i];
-        for (int k = 0; k < w->len[i]; k++) in_columns |= 1ULL << col[k];
-        last |= 1ULL << col[w->len[i] - 1];
-    }
-    uint64_t up = ALL_CARDS & ~(held | talon | in_columns);
+    Runs cols;
+    uint64_t below[4][53], last = 0;
+    columns_as_top_runs(w, &cols, below);
+    for (int i = 0; i < 4; i++) last |= 1ULL << w->col[i][w->len[i] - 1];
+    uint64_t held = r->reserve_mask[n] | (w->cards & ~talon);
+    uint64_t up = ALL_CARDS & ~(held | talon | cols.in);
     int count[4]; /* per suit, the cards that may be up: from the start rank, in order */
     for (int suit = 0; suit < 4; suit++) count[suit] = w->found[suit];
-    Runs cols;
-    uint64_t below[4][53];
-    columns_as_runs(w, &cols, below);
     if (deepest < 0) deepest = 0;
-    Trap test = {r->covered_off ? NULL : covered_memo, deepest};
-    Fp h = covered_tag(r, n, deepest);
-    for (int i = 0; i < 4; i++) column_links(&h, w->col[i], w->len[i], 1);
+    Trap test = {r->covered_off ? NULL : covered_memo, deepest, n};
+    Fp h = {0, 0};
+    if (sums_links(&test, n)) {
+        h = covered_tag(r, n, deepest);
+        for (int i = 0; i < 4; i++) column_links(&h, w->col[i], w->len[i], 1);
+    }
     return top_covered(r, &test, &cols, h, n, talon, up, last, count);
 }
 
@@ -2663,9 +2735,14 @@ typedef struct {
    not always cover it (with limited passes, another pass or pointer class; with draw 1, a
    lower value), and search._Run proves every stuck state it meets. In the last pass of
    limited passes the test looks at the pointer (`talon_in_reach`), and the key in class 0
-   stands for every pass: such states are tested each time, and not remembered. */
+   stands for every pass: such states are tested each time, and not remembered. Drawing one
+   with unlimited passes every state is of class 0 and value 0, so a state met again in a
+   run is skipped before its test (in the run's index, or proved lost): the table would
+   never answer (skill draw 1 deal 245, 2 million tests, none), and its slot, read far from
+   the last one, costs a wait for memory each state: it is left out. */
 static int stuck(Run *run, const Work *w, Fp key) {
-    if (run->r->passes >= 0 && w->pass >= run->r->passes) return reserve_stuck(run->r, w);
+    if (run->r->passes >= 0 ? w->pass >= run->r->passes : run->r->draw == 1)
+        return reserve_stuck(run->r, w);
     Fp plain = in_class(key, pointer_class(run->r, w), 0);
     Slot *seen = &run->tested[plain.a & (TESTED - 1)];
     if (seen->a == plain.a && seen->check == check_of(plain)) return seen->value;
