@@ -465,6 +465,7 @@ static int deadlocked(const Rules *r, const Work *w) {
 #define CERTAIN 1       /* board.RESERVE_CERTAIN */
 #define MAX_LOOKAHEAD 8 /* board.MAX_RESERVE_LOOKAHEAD */
 #define MAX_RUNS (4 + MAX_LOOKAHEAD) /* each level adds a run at most */
+#define MAX_PIECES (MAX_RUNS + 1) /* `refill_dead`'s columns: the runs, one piece more */
 #define COLUMNS 4 /* board.COLUMNS */
 
 /* Column cards as the reserve test sees them: runs of cards, the first four of them the
@@ -1486,6 +1487,33 @@ static int lands(const Runs *p, int e, uint64_t last) {
     return run_with(p, e) >= 0 || (PARENTS[e] & last) != 0;
 }
 
+/* What `refill_dead` hands `refill_lies_dead`. */
+typedef struct {
+    const Runs *p;
+    int i, t;
+    uint64_t targets, up;
+    int top[MAX_RUNS];
+} Refill;
+
+/* `refill_dead`'s answers within one `top_covered` (per column, the cards e asked and those
+   found dead), and what they share (`ready`: `base` made, and the answers cleared; only
+   `ready` is set before, as most calls ask nothing). */
+typedef struct {
+    int ready;
+    Refill base;
+    uint64_t asked[4], dead[4];
+} RefillMemo;
+
+static int refill_ask(const Rules *r, const Runs *p, int n, int i, int e, uint64_t talon,
+                      uint64_t last, RefillMemo *memo);
+
+/* board.Problem._refill_dead: asked only where e is a start-rank card (the rest inline). */
+static inline int refill_dead(const Rules *r, const Runs *p, int n, int i, int e,
+                              uint64_t talon, uint64_t last, RefillMemo *memo) {
+    if (!(r->start_cards >> e & 1) || r->passes >= 0 || r->empty_any) return 0;
+    return refill_ask(r, p, n, i, e, talon, last, memo);
+}
+
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
                        uint64_t up, uint64_t last, const int *count_in);
 
@@ -1494,6 +1522,8 @@ static inline __attribute__((always_inline)) int top_covered_grown(
     const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon, uint64_t up,
     uint64_t last, const int *count) {
     int t = r->reserve[n - 1];
+    RefillMemo memo;
+    memo.ready = 0;
     uint64_t bit = 1ULL << t, onto = PARENTS[t] & last;
     int rises = !(suit_below(r, t) & ~up), any = rises;
     for (uint64_t x = onto; x && !any; x &= x - 1) any = lands(p, __builtin_ctzll(x), last);
@@ -1502,7 +1532,8 @@ static inline __attribute__((always_inline)) int top_covered_grown(
         uint64_t mine = p->below[i][p->len[i]];
         any = last >> f & 1 && !(suit_below(r, f) & ~up);
         for (uint64_t x = PARENTS[f] & last & ~mine; x && !any; x &= x - 1)
-            any = lands(p, __builtin_ctzll(x), last & ~mine);
+            any = lands(p, __builtin_ctzll(x), last & ~mine) &&
+                  !refill_dead(r, p, n, i, __builtin_ctzll(x), talon, last, &memo);
     }
     if (!any) return 1;
     if (n - 1 <= test->deepest) return 0;
@@ -1528,7 +1559,8 @@ static inline __attribute__((always_inline)) int top_covered_grown(
         }
         uint64_t mine = p->below[i][p->len[i]];
         for (uint64_t x = PARENTS[f] & last & ~mine; x; x &= x - 1) /* it goes onto e */
-            if (!landings_hold(r, test, &g, __builtin_ctzll(x), p->cards[i], p->len[i], i,
+            if (!refill_dead(r, p, n, i, __builtin_ctzll(x), talon, last, &memo) &&
+                !landings_hold(r, test, &g, __builtin_ctzll(x), p->cards[i], p->len[i], i,
                                last & ~mine))
                 return 0;
     }
@@ -1709,22 +1741,24 @@ static int top_may_leave(const Rules *r, int card, const unsigned *left, uint64_
     return 0;
 }
 
-/* board.Problem._top_deadlocked */
-static int top_deadlocked(const Rules *r, const Work *w) {
+/* board.Problem._cards_deadlocked: `_top_deadlocked`'s play-out of the columns `cols`
+   (count of them, lens[i] cards each), `up` the cards taken as up (never a last card). */
+static int cards_deadlocked(const Rules *r, const uint8_t *const *cols, const int *lens,
+                            int count, uint64_t up) {
     int rises = 0;
-    for (int i = 0; i < 4 && !rises; i++)
-        for (int k = 1; k < w->len[i] && !rises; k++)
-            rises = r->rel[w->col[i][k]] > r->rel[w->col[i][k - 1]];
+    for (int i = 0; i < count && !rises; i++)
+        for (int k = 1; k < lens[i] && !rises; k++)
+            rises = r->rel[cols[i][k]] > r->rel[cols[i][k - 1]];
     if (!rises) return 0;
     unsigned left[4] = {0, 0, 0, 0};
-    uint64_t members = 0, lasts = 0, up = 0;
-    int ends[4];
+    uint64_t members = 0, lasts = 0;
+    int ends[MAX_PIECES];
     /* board.Problem._lies, for the columns' cards only */
     int under[52], on[52];
     uint64_t beneath[52];
-    for (int i = 0; i < 4; i++) {
-        ends[i] = w->len[i];
-        const uint8_t *col = w->col[i];
+    for (int i = 0; i < count; i++) {
+        ends[i] = lens[i];
+        const uint8_t *col = cols[i];
         uint64_t mask = 0;
         for (int k = 0; k < ends[i]; k++) {
             int card = col[k];
@@ -1735,20 +1769,15 @@ static int top_deadlocked(const Rules *r, const Work *w) {
             under[card] = k ? col[k - 1] : -1;
             on[card] = k + 1 < ends[i] ? col[k + 1] : -1;
         }
-        if (ends[i]) lasts |= 1ULL << w->col[i][ends[i] - 1];
+        if (ends[i]) lasts |= 1ULL << col[ends[i] - 1];
     }
     uint64_t in_columns = members;
-    for (int suit = 0; suit < 4; suit++) {
-        uint64_t all = 0x1FFFULL << (13 * suit);
-        int n = w->found[suit];
-        up |= n == 13 ? all : all & ~r->from[suit * 13 + (r->start_rank + n) % 13];
-    }
     int moved = 1;
     while (moved) {
         moved = 0;
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < count; i++)
             while (ends[i]) {
-                int card = w->col[i][ends[i] - 1];
+                int card = cols[i][ends[i] - 1];
                 unsigned ranks = left[card / 13];
                 if (!top_may_leave(r, card, left, up, lasts, members, in_columns, under, on,
                                    beneath))
@@ -1756,13 +1785,107 @@ static int top_deadlocked(const Rules *r, const Work *w) {
                 left[card / 13] = ranks & ~(unsigned)r->rank_bit[card];
                 members &= ~(1ULL << card);
                 lasts &= ~(1ULL << card);
-                if (--ends[i]) lasts |= 1ULL << w->col[i][ends[i] - 1];
+                if (--ends[i]) lasts |= 1ULL << cols[i][ends[i] - 1];
                 moved = 1;
             }
     }
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < count; i++)
         if (ends[i]) return 1;
     return 0;
+}
+
+/* board.Problem._top_deadlocked */
+static int top_deadlocked(const Rules *r, const Work *w) {
+    uint64_t up = 0;
+    const uint8_t *cols[4];
+    int lens[4];
+    for (int i = 0; i < 4; i++) {
+        cols[i] = w->col[i];
+        lens[i] = w->len[i];
+    }
+    for (int suit = 0; suit < 4; suit++) {
+        uint64_t all = 0x1FFFULL << (13 * suit);
+        int n = w->found[suit];
+        up |= n == 13 ? all : all & ~r->from[suit * 13 + (r->start_rank + n) % 13];
+    }
+    return cards_deadlocked(r, cols, lens, 4, up);
+}
+
+/* How many talon cards deep `refill_dead` follows what the landed-on card lies on. */
+#define REFILL_CHAIN 4
+
+/* For `refill_dead`: whether the columns are deadlocked in every way the talon cards
+   chain[0..c-1] (chain[0] the one the moved run lies on, each on the next) lie on card b
+   (and, if b is a talon card too, b on a card it fits on). */
+static int refill_lies_dead(const Rules *r, const Refill *f, int b, uint8_t *chain, int c) {
+    const Runs *p = f->p;
+    int j = run_with(p, b);
+    if (j < 0) { /* b is a talon card put on a card before T */
+        if (c == REFILL_CHAIN) return 0;
+        chain[c] = (uint8_t)b;
+        for (uint64_t x = PARENTS[b] & f->targets; x; x &= x - 1)
+            if (!refill_lies_dead(r, f, __builtin_ctzll(x), chain, c + 1)) return 0;
+        return 1;
+    }
+    const uint8_t *cols[MAX_PIECES];
+    int lens[MAX_PIECES], count = 0;
+    uint8_t piece[64];
+    uint8_t t = (uint8_t)f->t;
+    int at = 0; /* b's index in run j */
+    while (p->cards[j][at] != b) at++;
+    int m = 0;
+    if (at == f->top[j]) { /* on run j's cards that stay */
+        memcpy(piece, p->cards[j], (size_t)at + 1);
+        m = at + 1;
+    } else {
+        piece[m++] = (uint8_t)b;
+    }
+    for (int k = c - 1; k >= 0; k--) piece[m++] = chain[k];
+    memcpy(piece + m, p->cards[f->i], (size_t)f->top[f->i] + 1);
+    m += f->top[f->i] + 1;
+    cols[count] = piece;
+    lens[count++] = m;
+    for (int k = 0; k < p->count; k++) {
+        if (k == f->i || (k == j && at == f->top[j])) continue;
+        cols[count] = p->cards[k];
+        lens[count++] = f->top[k] + 1;
+    }
+    cols[count] = &t;
+    lens[count++] = 1;
+    return cards_deadlocked(r, cols, lens, count, f->up);
+}
+
+/* board.Problem._refill_dead: whether, when column i (run i) goes whole onto card e at T and
+   the reserve's top t (of n cards) fills it, the columns are then deadlocked
+   (`cards_deadlocked` on the cards sure to be in place). `talon`, `last`: the sets before T
+   (e's talon chain lies on cards of `last` without run i). */
+static int refill_ask(const Rules *r, const Runs *p, int n, int i, int e, uint64_t talon,
+                      uint64_t last, RefillMemo *memo) {
+    uint64_t bit = 1ULL << e;
+    Refill *f = &memo->base;
+    if (memo->ready && memo->asked[i] & bit) return (memo->dead[i] & bit) != 0;
+    if (!memo->ready) {
+        memo->ready = 1;
+        memset(memo->asked, 0, sizeof memo->asked);
+        memset(memo->dead, 0, sizeof memo->dead);
+        f->p = p;
+        f->t = r->reserve[n - 1];
+        uint64_t seen = talon | last | r->reserve_mask[n];
+        for (int j = 0; j < p->count; j++) {
+            int k = 0;
+            while (k < p->len[j] - 1 && !(last >> p->cards[j][k] & 1)) k++;
+            f->top[j] = k;
+            seen |= p->below[j][p->len[j]];
+        }
+        f->up = ALL_CARDS & ~seen;
+    }
+    f->i = i;
+    f->targets = last & ~p->below[i][p->len[i]];
+    uint8_t chain[REFILL_CHAIN];
+    int dead = refill_lies_dead(r, f, e, chain, 0);
+    memo->asked[i] |= bit;
+    if (dead) memo->dead[i] |= bit;
+    return dead;
 }
 
 /* board.Problem.lost */
