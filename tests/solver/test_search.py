@@ -23,7 +23,15 @@ from app.engine import (
 )
 from app.solver import Budget, Solution, Verdict, solve
 from app.solver import search as search_module
-from app.solver.board import _CARD_BITS, FROM_TALON, TO_FOUNDATION, Problem, State, Techniques
+from app.solver.board import (
+    _CARD_BITS,
+    FROM_TALON,
+    RESERVE_LOOKAHEAD,
+    TO_FOUNDATION,
+    Problem,
+    State,
+    Techniques,
+)
 from app.solver.search import SHUFFLED_DEPTH, Solver, _order
 
 from .helpers import (
@@ -843,6 +851,72 @@ def test_a_card_the_reserve_lands_on_stays_covered_with_top_or_all_moves() -> No
             assert problem.reserve_stuck(root) is not winnable
             assert not uncovered_stuck(problem, root)
     assert fired >= len(TOP_TRAPPED_RULES)
+
+
+# The rules `Problem._refill_dead` is asked under: those of `_top_trapped` with unlimited
+# passes and empty columns taking no column card (as `_top_deadlocked`).
+REFILL_RULES = [r for r in TOP_TRAPPED_RULES if r.passes is None and r.empty_column != "any"]
+
+
+def refill_position(reserve: str, columns: str, found: tuple[int, int, int, int]) -> Position:
+    """Start rank A, the talon AH alone; `reserve` from its top down, `columns` by commas,
+    `found` the foundations (clubs, diamonds, hearts, spades)."""
+
+    def cards(names: str) -> tuple[Card, ...]:
+        return tuple(Card.parse(name) for name in names.split())
+
+    return Position(
+        stock=cards("AH"),
+        waste=(),
+        reserve=tuple(reversed(cards(reserve))),
+        foundations=found,
+        tableau=tuple(cards(column) for column in columns.split(",")),
+        pass_number=1,
+        start_rank=0,
+        base_suit=0,
+    )
+
+
+def test_a_refill_that_leaves_a_deadlock_is_no_way_out_of_the_reserve() -> None:
+    """Clubs and diamonds up, hearts and spades out; the columns KS, 2S, 4H, TH; the talon
+    AH; the reserve 7H (on top) 6S 5H 4S 3H AS 2H 5S 6H ... 7H can leave only into a column
+    emptied, and only KS's can empty: onto AH, once AH lies on 2S (2C is up). Then KS waits
+    for 2S under it (AD, its other parent, is up): no line wins (`_refill_dead`). Below 7H,
+    6S 5H 4S 3H AS can each leave in turn, so the reserve test proves the state lost 5
+    cards deep only with the check. And with clubs from 2C and KS QS out, the columns KS,
+    3H 2C, TH, JH and the reserve 7H 6C 5H 4C QS 2H ..., KS onto AH on 2C leaves no
+    deadlock (QS goes up after 4C, then KS, AH, 2C, ...): the deal is won, and the check
+    does not fire (taking every refill onto a start-rank card as dead would: it must tell
+    them apart). Under every rule set the check is asked under, wherever the test fires
+    among the states reachable, no line wins."""
+    deadlock = refill_position(
+        "7H 6S 5H 4S 3H AS 2H 5S 6H 8S 3S 7S 9S TS JS QS 8H 9H JH QH KH",
+        "KS,2S,4H,TH",
+        (13, 13, 0, 0),
+    )
+    free = refill_position(
+        "7H 6C 5H 4C QS 2H 3C 4H 5C 6H 7C 8H 8C 9H 9C TC JC QH QC KH KC",
+        "KS,3H 2C,TH,JH",
+        (1, 13, 0, 11),
+    )
+    fired = 0
+    for rules in REFILL_RULES:
+        for position, winnable in ((deadlock, False), (free, True)):
+            problem = Problem.of(position, rules)
+            states = every_state(position, rules, limit=20_000)
+            assert states[0][1] is winnable
+            for here, won in states:
+                state = problem.state_of(here)
+                for lookahead in (0, RESERVE_LOOKAHEAD):
+                    if problem.reserve_stuck(state, lookahead):
+                        assert not won
+                        with mock.patch.object(Problem, "_refill_dead", lambda *_: False):
+                            fired += not problem.reserve_stuck(state, lookahead)
+            root = problem.state_of(position)
+            assert problem.reserve_stuck(root) is not winnable
+            with mock.patch.object(Problem, "_refill_dead", lambda *_: False):
+                assert not problem.reserve_stuck(root)
+    assert fired >= 2 * len(REFILL_RULES)
 
 
 # Small top-or-all positions (`_shaped`, "landing") where the reserve's top lands on a talon
