@@ -1814,6 +1814,25 @@ static int top_deadlocked(const Rules *r, const Work *w) {
 /* How many talon cards deep `refill_dead` follows what the landed-on card lies on. */
 #define REFILL_CHAIN 4
 
+/* `cards_deadlocked`'s answers for `refill_lies_dead`, in a small table of each thread's own:
+   the same pieces come again and again as the reserve test walks its ways. A piece is
+   told by its cards (as bits), its first card and its length: each card of it fits on
+   the one under it, so up to 13 cards their order follows. Its play-out does not depend
+   on the pieces' order, so they are summed, in two hashes, with `up` and the problem. */
+#define PLAY_MEMO 16384
+typedef struct {
+    uint64_t a, b; /* b == 0: empty */
+    int32_t dead;
+} PlayMemo;
+static _Thread_local PlayMemo play_memo[PLAY_MEMO];
+
+static inline void play_key(uint64_t *a, uint64_t *b, uint64_t cards, int first, int len) {
+    uint64_t x = (cards ^ (uint64_t)first << 52 ^ (uint64_t)len << 58) * 0x9e3779b97f4a7c15ULL;
+    *a += x ^ x >> 29;
+    uint64_t y = (cards + (uint64_t)first * 0x51ed27ULL + (uint64_t)len) * 0xc2b2ae3d27d4eb4fULL;
+    *b += y ^ y >> 31;
+}
+
 /* For `refill_dead`: whether the columns are deadlocked in every way the talon cards
    chain[0..c-1] (chain[0] the one the moved run lies on, each on the next) lie on card b
    (and, if b is a talon card too, b on a card it fits on). */
@@ -1827,32 +1846,49 @@ static int refill_lies_dead(const Rules *r, const Refill *f, int b, uint8_t *cha
             if (!refill_lies_dead(r, f, __builtin_ctzll(x), chain, c + 1)) return 0;
         return 1;
     }
+    int at = 0; /* b's index in run j */
+    while (p->cards[j][at] != b) at++;
+    int whole = at == f->top[j], moved = f->top[f->i] + 1; /* on run j's cards that stay */
+    uint64_t chained = 0;
+    for (int k = 0; k < c; k++) chained |= 1ULL << chain[k];
+    int m = (whole ? at + 1 : 1) + c + moved, keyed = m <= 13;
+    uint64_t a = r->salt ^ f->up * 0x9e3779b97f4a7c15ULL ^ (uint64_t)f->t << 56, h = f->up ^ ~r->salt;
+    play_key(&a, &h, (whole ? p->below[j][at + 1] : 1ULL << b) | chained | p->below[f->i][moved],
+             whole ? p->cards[j][0] : b, m);
+    for (int k = 0; k < p->count && keyed; k++) {
+        if (k == f->i || (k == j && whole)) continue;
+        keyed = f->top[k] < 13;
+        play_key(&a, &h, p->below[k][f->top[k] + 1], p->cards[k][0], f->top[k] + 1);
+    }
+    h |= 1;
+    PlayMemo *memo = &play_memo[(a ^ a >> 31) & (PLAY_MEMO - 1)];
+    if (keyed && memo->a == a && memo->b == h) return memo->dead;
     const uint8_t *cols[MAX_PIECES];
     int lens[MAX_PIECES], count = 0;
     uint8_t piece[64];
     uint8_t t = (uint8_t)f->t;
-    int at = 0; /* b's index in run j */
-    while (p->cards[j][at] != b) at++;
-    int m = 0;
-    if (at == f->top[j]) { /* on run j's cards that stay */
+    m = 0;
+    if (whole) {
         memcpy(piece, p->cards[j], (size_t)at + 1);
         m = at + 1;
     } else {
         piece[m++] = (uint8_t)b;
     }
     for (int k = c - 1; k >= 0; k--) piece[m++] = chain[k];
-    memcpy(piece + m, p->cards[f->i], (size_t)f->top[f->i] + 1);
-    m += f->top[f->i] + 1;
+    memcpy(piece + m, p->cards[f->i], (size_t)moved);
+    m += moved;
     cols[count] = piece;
     lens[count++] = m;
     for (int k = 0; k < p->count; k++) {
-        if (k == f->i || (k == j && at == f->top[j])) continue;
+        if (k == f->i || (k == j && whole)) continue;
         cols[count] = p->cards[k];
         lens[count++] = f->top[k] + 1;
     }
     cols[count] = &t;
     lens[count++] = 1;
-    return cards_deadlocked(r, cols, lens, count, f->up);
+    int dead = cards_deadlocked(r, cols, lens, count, f->up);
+    if (keyed) *memo = (PlayMemo){a, h, dead};
+    return dead;
 }
 
 /* board.Problem._refill_dead: whether, when column i (run i) goes whole onto card e at T and
