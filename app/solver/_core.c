@@ -1440,10 +1440,18 @@ typedef struct {
     int deepest;
 } Trap;
 
+/* Whether the rules ask `refill_dead` at all (unlimited passes, empty columns taking no
+   column card): the reserve test's memo key tells them apart (`covered_tag`). */
+static inline int refill_asked(const Rules *r) {
+    return r->passes < 0 && !r->empty_any;
+}
+
 /* The tag of a reserve test of the reserve's n cards down to index `deepest`: its runs'
-   links start from it. Two hashes of those cards, one a half. */
+   links start from it. Two hashes of those cards, one a half. The rules it reads beyond the
+   start rank: whether `refill_dead` is asked (a thread's memo may serve skill draw 1 with
+   and without a pass limit, the same deal). */
 static Fp covered_tag(const Rules *r, int n, int deepest) {
-    uint64_t test = (uint64_t)(r->start_rank | deepest << 8 | n << 16);
+    uint64_t test = (uint64_t)(r->start_rank | deepest << 8 | n << 16 | refill_asked(r) << 24);
     uint64_t a = 0xcbf29ce484222325ULL ^ test, b = 0x452821e638d01377ULL ^ test;
     for (int k = deepest; k < n; k++) {
         a = (a ^ r->reserve[k]) * 0x100000001b3ULL;
@@ -1510,7 +1518,7 @@ static int refill_ask(const Rules *r, const Runs *p, int n, int i, int e, uint64
 /* board.Problem._refill_dead: asked only where e is a start-rank card (the rest inline). */
 static inline int refill_dead(const Rules *r, const Runs *p, int n, int i, int e,
                               uint64_t talon, uint64_t last, RefillMemo *memo) {
-    if (!(r->start_cards >> e & 1) || r->passes >= 0 || r->empty_any) return 0;
+    if (!(r->start_cards >> e & 1) || !refill_asked(r)) return 0;
     return refill_ask(r, p, n, i, e, talon, last, memo);
 }
 
