@@ -1496,11 +1496,18 @@ static int lands(const Runs *p, int e, uint64_t last) {
 }
 
 /* What `refill_dead` hands `refill_lies_dead`. */
+typedef struct PlayMemo PlayMemo;
 typedef struct {
     const Runs *p;
     int i, t;
     uint64_t targets, up;
     int top[MAX_RUNS];
+    /* the play-outs' memo key, made once (`refill_ask`): from `up`, t and the problem, plus
+       every run's piece (`play_key`), each piece's part kept to take it away again; the runs
+       too long to key (bits) */
+    uint64_t key_a, key_b, part_a[MAX_RUNS], part_b[MAX_RUNS];
+    unsigned unkeyed;
+    PlayMemo *memo; /* this thread's `play_memo` */
 } Refill;
 
 /* `refill_dead`'s answers within one `top_covered` (per column, the cards e asked and those
@@ -1522,6 +1529,23 @@ static inline int refill_dead(const Rules *r, const Runs *p, int n, int i, int e
     return refill_ask(r, p, n, i, e, talon, last, memo);
 }
 
+/* For `top_covered`'s first look (whether t has a way at all): a way onto e that
+   `refill_dead` is asked of waits in *wait (1) for the ways that need no play-out. */
+static inline int refill_wait(const Rules *r, int e, uint64_t *wait) {
+    if (!(r->start_cards >> e & 1) || !refill_asked(r)) return 0;
+    *wait |= 1ULL << e;
+    return 1;
+}
+
+/* Whether a way that waited (`refill_wait`) is left by `refill_dead`. */
+static int refill_any(const Rules *r, const Runs *p, int n, uint64_t talon, uint64_t last,
+                      const uint64_t *wait, RefillMemo *memo) {
+    for (int i = 0; i < 4; i++)
+        for (uint64_t x = wait[i]; x; x &= x - 1)
+            if (!refill_ask(r, p, n, i, __builtin_ctzll(x), talon, last, memo)) return 1;
+    return 0;
+}
+
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
                        uint64_t up, uint64_t last, const int *count_in);
 
@@ -1532,6 +1556,7 @@ static inline __attribute__((always_inline)) int top_covered_grown(
     int t = r->reserve[n - 1];
     RefillMemo memo;
     memo.ready = 0;
+    uint64_t wait[4] = {0, 0, 0, 0}; /* per column, the ways `refill_dead` is asked of */
     uint64_t bit = 1ULL << t, onto = PARENTS[t] & last;
     int rises = !(suit_below(r, t) & ~up), any = rises;
     for (uint64_t x = onto; x && !any; x &= x - 1) any = lands(p, __builtin_ctzll(x), last);
@@ -1539,10 +1564,12 @@ static inline __attribute__((always_inline)) int top_covered_grown(
         int f = p->cards[i][0];
         uint64_t mine = p->below[i][p->len[i]];
         any = last >> f & 1 && !(suit_below(r, f) & ~up);
-        for (uint64_t x = PARENTS[f] & last & ~mine; x && !any; x &= x - 1)
-            any = lands(p, __builtin_ctzll(x), last & ~mine) &&
-                  !refill_dead(r, p, n, i, __builtin_ctzll(x), talon, last, &memo);
+        for (uint64_t x = PARENTS[f] & last & ~mine; x && !any; x &= x - 1) {
+            int e = __builtin_ctzll(x);
+            if (lands(p, e, last & ~mine)) any = !refill_wait(r, e, &wait[i]);
+        }
     }
+    if (!any) any = refill_any(r, p, n, talon, last, wait, &memo);
     if (!any) return 1;
     if (n - 1 <= test->deepest) return 0;
     uint8_t card = (uint8_t)t;
@@ -1828,10 +1855,10 @@ static int top_deadlocked(const Rules *r, const Work *w) {
    the one under it, so up to 13 cards their order follows. Its play-out does not depend
    on the pieces' order, so they are summed, in two hashes, with `up` and the problem. */
 #define PLAY_MEMO 16384
-typedef struct {
+struct PlayMemo {
     uint64_t a, b; /* b == 0: empty */
     int32_t dead;
-} PlayMemo;
+};
 static _Thread_local PlayMemo play_memo[PLAY_MEMO];
 
 static inline void play_key(uint64_t *a, uint64_t *b, uint64_t cards, int first, int len) {
@@ -1859,17 +1886,15 @@ static int refill_lies_dead(const Rules *r, const Refill *f, int b, uint8_t *cha
     int whole = at == f->top[j], moved = f->top[f->i] + 1; /* on run j's cards that stay */
     uint64_t chained = 0;
     for (int k = 0; k < c; k++) chained |= 1ULL << chain[k];
-    int m = (whole ? at + 1 : 1) + c + moved, keyed = m <= 13;
-    uint64_t a = r->salt ^ f->up * 0x9e3779b97f4a7c15ULL ^ (uint64_t)f->t << 56, h = f->up ^ ~r->salt;
+    int m = (whole ? at + 1 : 1) + c + moved;
+    unsigned apart = 1U << f->i | (unsigned)whole << j; /* runs not in place as they are */
+    int keyed = m <= 13 && !(f->unkeyed & ~apart);
+    uint64_t a = f->key_a - f->part_a[f->i], h = f->key_b - f->part_b[f->i];
+    if (whole) a -= f->part_a[j], h -= f->part_b[j];
     play_key(&a, &h, (whole ? p->below[j][at + 1] : 1ULL << b) | chained | p->below[f->i][moved],
              whole ? p->cards[j][0] : b, m);
-    for (int k = 0; k < p->count && keyed; k++) {
-        if (k == f->i || (k == j && whole)) continue;
-        keyed = f->top[k] < 13;
-        play_key(&a, &h, p->below[k][f->top[k] + 1], p->cards[k][0], f->top[k] + 1);
-    }
     h |= 1;
-    PlayMemo *memo = &play_memo[(a ^ a >> 31) & (PLAY_MEMO - 1)];
+    PlayMemo *memo = &f->memo[(a ^ a >> 31) & (PLAY_MEMO - 1)];
     if (keyed && memo->a == a && memo->b == h) return memo->dead;
     const uint8_t *cols[MAX_PIECES];
     int lens[MAX_PIECES], count = 0;
@@ -1899,6 +1924,24 @@ static int refill_lies_dead(const Rules *r, const Refill *f, int b, uint8_t *cha
     return dead;
 }
 
+/* For `refill_ask`: the play-outs' memo key's parts (`Refill`). */
+static void refill_key(const Rules *r, Refill *f) {
+    const Runs *p = f->p;
+    f->key_a = r->salt ^ f->up * 0x9e3779b97f4a7c15ULL ^ (uint64_t)f->t << 56;
+    f->key_b = f->up ^ ~r->salt;
+    f->unkeyed = 0;
+    f->memo = play_memo;
+    for (int k = 0; k < p->count; k++) {
+        uint64_t a = 0, b = 0;
+        play_key(&a, &b, p->below[k][f->top[k] + 1], p->cards[k][0], f->top[k] + 1);
+        f->part_a[k] = a;
+        f->part_b[k] = b;
+        f->key_a += a;
+        f->key_b += b;
+        if (f->top[k] >= 13) f->unkeyed |= 1U << k;
+    }
+}
+
 /* board.Problem._refill_dead: whether, when column i (run i) goes whole onto card e at T and
    the reserve's top t (of n cards) fills it, the columns are then deadlocked
    (`cards_deadlocked` on the cards sure to be in place). `talon`, `last`: the sets before T
@@ -1922,6 +1965,7 @@ static int refill_ask(const Rules *r, const Runs *p, int n, int i, int e, uint64
             seen |= p->below[j][p->len[j]];
         }
         f->up = ALL_CARDS & ~seen;
+        refill_key(r, f);
     }
     f->i = i;
     f->targets = last & ~p->below[i][p->len[i]];
