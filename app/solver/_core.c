@@ -1525,14 +1525,14 @@ static int refill_ask(const Rules *r, const Runs *p, int n, int i, int e, uint64
 /* board.Problem._refill_dead: asked only where e is a start-rank card (the rest inline). */
 static inline int refill_dead(const Rules *r, const Runs *p, int n, int i, int e,
                               uint64_t talon, uint64_t last, RefillMemo *memo) {
-    if (!(r->start_cards >> e & 1) || !refill_asked(r)) return 0;
+    if (!(r->start_cards >> e & 1) || !refill_asked(r) || run_with(p, e) >= 0) return 0;
     return refill_ask(r, p, n, i, e, talon, last, memo);
 }
 
 /* For `top_covered`'s first look (whether t has a way at all): a way onto e that
    `refill_dead` is asked of waits in *wait (1) for the ways that need no play-out. */
-static inline int refill_wait(const Rules *r, int e, uint64_t *wait) {
-    if (!(r->start_cards >> e & 1) || !refill_asked(r)) return 0;
+static inline int refill_wait(const Rules *r, const Runs *p, int e, uint64_t *wait) {
+    if (!(r->start_cards >> e & 1) || !refill_asked(r) || run_with(p, e) >= 0) return 0;
     *wait |= 1ULL << e;
     return 1;
 }
@@ -1566,7 +1566,7 @@ static inline __attribute__((always_inline)) int top_covered_grown(
         any = last >> f & 1 && !(suit_below(r, f) & ~up);
         for (uint64_t x = PARENTS[f] & last & ~mine; x && !any; x &= x - 1) {
             int e = __builtin_ctzll(x);
-            if (lands(p, e, last & ~mine)) any = !refill_wait(r, e, &wait[i]);
+            if (lands(p, e, last & ~mine)) any = !refill_wait(r, p, e, &wait[i]);
         }
     }
     if (!any) any = refill_any(r, p, n, talon, last, wait, &memo);
@@ -1969,7 +1969,7 @@ static int refill_ask(const Rules *r, const Runs *p, int n, int i, int e, uint64
     }
     f->i = i;
     f->targets = last & ~p->below[i][p->len[i]];
-    uint8_t chain[REFILL_CHAIN];
+    uint8_t chain[REFILL_CHAIN + 1];
     int dead = refill_lies_dead(r, f, e, chain, 0);
     memo->asked[i] |= bit;
     if (dead) memo->dead[i] |= bit;

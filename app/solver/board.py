@@ -1280,10 +1280,14 @@ class Problem:
         and may come within reach after T: not taken there. If the cards sure to be in
         place are deadlocked whatever lies elsewhere, no line wins through this way, and t
         does not leave by it. Asked only where e is a start-rank card, the moved column's
-        first card then lying on a lower card (the new order that may wait): asked for
-        every e, skill draw 1 deal 245 took 5.70 million nodes to the verdict where 6.89, at
-        some three times the CPU a node; so, 6.89 (main 8.15) at less CPU a node."""
+        first card then lying on a lower card (the new order that may wait), and a talon
+        card (in no run): asked for every e, skill draw 1 deal 245 took 5.70 million nodes
+        to the verdict where 6.89, at some three times the CPU a node; asked of a
+        start-rank e in a run too, the same 6.89 million (those answers proved nothing
+        there) at more CPU a node."""
         if self.rel[e] or self.rules.passes is not None or self.rules.empty_column == "any":
+            return False
+        if any(e in run for run in runs):
             return False
         seen = talon | last | _bits(self.reserve[:n])
         tops = []  # per run, the index of its first card in `last` (or its last card)
