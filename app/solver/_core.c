@@ -1522,7 +1522,8 @@ typedef struct {
 static int refill_ask(const Rules *r, const Runs *p, int n, int i, int e, uint64_t talon,
                       uint64_t last, RefillMemo *memo);
 
-/* board.Problem._refill_dead: asked only where e is a start-rank card (the rest inline). */
+/* board.Problem._refill_dead: asked only where e is a start-rank card in no run (a talon
+   card; the rest in `refill_ask`). */
 static inline int refill_dead(const Rules *r, const Runs *p, int n, int i, int e,
                               uint64_t talon, uint64_t last, RefillMemo *memo) {
     if (!(r->start_cards >> e & 1) || !refill_asked(r) || run_with(p, e) >= 0) return 0;
