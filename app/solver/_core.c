@@ -465,6 +465,7 @@ static int deadlocked(const Rules *r, const Work *w) {
 #define CERTAIN 1       /* board.RESERVE_CERTAIN */
 #define MAX_LOOKAHEAD 8 /* board.MAX_RESERVE_LOOKAHEAD */
 #define MAX_RUNS (4 + MAX_LOOKAHEAD) /* each level adds a run at most */
+#define MAX_PIECES (MAX_RUNS + 1) /* `refill_dead`'s columns: the runs, one piece more */
 #define COLUMNS 4 /* board.COLUMNS */
 
 /* Column cards as the reserve test sees them: runs of cards, the first four of them the
@@ -1499,10 +1500,18 @@ static int sums_links(const Trap *test, int n) { return test->memo && n - 1 > te
    245, three on skill draw 3 deal 12: not worth its key). */
 static int keyed(const Trap *test, int n) { return sums_links(test, n) && n < test->top; }
 
+/* Whether the rules ask `refill_dead` at all (unlimited passes, empty columns taking no
+   column card): the reserve test's memo key tells them apart (`covered_tag`). */
+static inline int refill_asked(const Rules *r) {
+    return r->passes < 0 && !r->empty_any;
+}
+
 /* The tag of a reserve test of the reserve's n cards down to index `deepest`: its runs'
-   links start from it. Two hashes of those cards, one a half. */
+   links start from it. Two hashes of those cards, one a half. The rules it reads beyond the
+   start rank: whether `refill_dead` is asked (a thread's memo may serve skill draw 1 with
+   and without a pass limit, the same deal). */
 static Fp covered_tag(const Rules *r, int n, int deepest) {
-    uint64_t test = (uint64_t)(r->start_rank | deepest << 8 | n << 16);
+    uint64_t test = (uint64_t)(r->start_rank | deepest << 8 | n << 16 | refill_asked(r) << 24);
     uint64_t a = 0xcbf29ce484222325ULL ^ test, b = 0x452821e638d01377ULL ^ test;
     for (int k = deepest; k < n; k++) {
         a = (a ^ r->reserve[k]) * 0x100000001b3ULL;
@@ -1546,6 +1555,58 @@ static int lands(const Runs *p, int e, uint64_t last) {
     return (PARENTS[e] & last) != 0 || run_with(p, e) >= 0;
 }
 
+/* What `refill_dead` hands `refill_lies_dead`. */
+typedef struct PlayMemo PlayMemo;
+typedef struct {
+    const Runs *p;
+    int i, t;
+    uint64_t targets, up;
+    int top[MAX_RUNS];
+    /* the play-outs' memo key, made once (`refill_ask`): from `up`, t and the problem, plus
+       every run's piece (`play_key`), each piece's part kept to take it away again; the runs
+       too long to key (bits) */
+    uint64_t key_a, key_b, part_a[MAX_RUNS], part_b[MAX_RUNS];
+    unsigned unkeyed;
+    PlayMemo *memo; /* this thread's `play_memo` */
+} Refill;
+
+/* `refill_dead`'s answers within one `top_covered` (per column, the cards e asked and those
+   found dead), and what they share (`ready`: `base` made, and the answers cleared; only
+   `ready` is set before, as most calls ask nothing). */
+typedef struct {
+    int ready;
+    Refill base;
+    uint64_t asked[4], dead[4];
+} RefillMemo;
+
+static int refill_ask(const Rules *r, const Runs *p, int n, int i, int e, uint64_t talon,
+                      uint64_t last, RefillMemo *memo);
+
+/* board.Problem._refill_dead: asked only where e is a start-rank card in no run (a talon
+   card; the rest in `refill_ask`). */
+static inline int refill_dead(const Rules *r, const Runs *p, int n, int i, int e,
+                              uint64_t talon, uint64_t last, RefillMemo *memo) {
+    if (!(r->start_cards >> e & 1) || !refill_asked(r) || run_with(p, e) >= 0) return 0;
+    return refill_ask(r, p, n, i, e, talon, last, memo);
+}
+
+/* For `top_covered`'s first look (whether t has a way at all): a way onto e that
+   `refill_dead` is asked of waits in *wait (1) for the ways that need no play-out. */
+static inline int refill_wait(const Rules *r, const Runs *p, int e, uint64_t *wait) {
+    if (!(r->start_cards >> e & 1) || !refill_asked(r) || run_with(p, e) >= 0) return 0;
+    *wait |= 1ULL << e;
+    return 1;
+}
+
+/* Whether a way that waited (`refill_wait`) is left by `refill_dead`. */
+static int refill_any(const Rules *r, const Runs *p, int n, uint64_t talon, uint64_t last,
+                      const uint64_t *wait, RefillMemo *memo) {
+    for (int i = 0; i < 4; i++)
+        for (uint64_t x = wait[i]; x; x &= x - 1)
+            if (!refill_ask(r, p, n, i, __builtin_ctzll(x), talon, last, memo)) return 1;
+    return 0;
+}
+
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
                        uint64_t up, uint64_t last, const int *count_in);
 
@@ -1554,22 +1615,28 @@ static inline __attribute__((always_inline)) int top_covered_grown(
     const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon, uint64_t up,
     uint64_t last, const int *count) {
     int t = r->reserve[n - 1];
+    RefillMemo memo;
+    memo.ready = 0;
     uint64_t bit = 1ULL << t, onto = PARENTS[t] & last;
     int rises = !(suit_below(r, t) & ~up);
     if (n - 1 <= test->deepest) { /* the test's last card: whether it has a way */
+        uint64_t wait[4] = {0, 0, 0, 0}; /* per column, the ways `refill_dead` is asked of */
         int any = rises;
         for (uint64_t x = onto; x && !any; x &= x - 1) any = lands(p, __builtin_ctzll(x), last);
         for (int i = 0; i < 4 && !any; i++) {
             int f = p->cards[i][0];
             uint64_t mine = p->below[i][p->len[i]];
             any = last >> f & 1 && !(suit_below(r, f) & ~up);
-            for (uint64_t x = PARENTS[f] & last & ~mine; x && !any; x &= x - 1)
-                any = lands(p, __builtin_ctzll(x), last & ~mine);
+            for (uint64_t x = PARENTS[f] & last & ~mine; x && !any; x &= x - 1) {
+                int e = __builtin_ctzll(x);
+                if (lands(p, e, last & ~mine)) any = !refill_wait(r, p, e, &wait[i]);
+            }
         }
+        if (!any) any = refill_any(r, p, n, talon, last, wait, &memo);
         return !any;
     }
     /* Above it, each way in turn (none: the card stays; `lands` false: `landings_hold` has no
-       way either). */
+       way either; a way `refill_dead` leaves is none). */
     uint8_t card = (uint8_t)t;
     uint64_t one[2], firsts = p->firsts;
     if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count)) return 0;
@@ -1594,7 +1661,8 @@ static inline __attribute__((always_inline)) int top_covered_grown(
         }
         uint64_t mine = p->below[i][p->len[i]];
         for (uint64_t x = PARENTS[f] & last & ~mine; x; x &= x - 1) /* it goes onto e */
-            if (!landings_hold(r, test, &g, __builtin_ctzll(x), p->cards[i], p->len[i], i,
+            if (!refill_dead(r, p, n, i, __builtin_ctzll(x), talon, last, &memo) &&
+                !landings_hold(r, test, &g, __builtin_ctzll(x), p->cards[i], p->len[i], i,
                                last & ~mine))
                 return 0;
     }
@@ -1781,22 +1849,24 @@ static int top_may_leave(const Rules *r, int card, const unsigned *left, uint64_
     return 0;
 }
 
-/* board.Problem._top_deadlocked */
-static int top_deadlocked(const Rules *r, const Work *w) {
+/* board.Problem._cards_deadlocked: `_top_deadlocked`'s play-out of the columns `cols`
+   (count of them, lens[i] cards each), `up` the cards taken as up (never a last card). */
+static int cards_deadlocked(const Rules *r, const uint8_t *const *cols, const int *lens,
+                            int count, uint64_t up) {
     int rises = 0;
-    for (int i = 0; i < 4 && !rises; i++)
-        for (int k = 1; k < w->len[i] && !rises; k++)
-            rises = r->rel[w->col[i][k]] > r->rel[w->col[i][k - 1]];
+    for (int i = 0; i < count && !rises; i++)
+        for (int k = 1; k < lens[i] && !rises; k++)
+            rises = r->rel[cols[i][k]] > r->rel[cols[i][k - 1]];
     if (!rises) return 0;
     unsigned left[4] = {0, 0, 0, 0};
-    uint64_t members = 0, lasts = 0, up = 0;
-    int ends[4];
+    uint64_t members = 0, lasts = 0;
+    int ends[MAX_PIECES];
     /* board.Problem._lies, for the columns' cards only */
     int under[52], on[52];
     uint64_t beneath[52];
-    for (int i = 0; i < 4; i++) {
-        ends[i] = w->len[i];
-        const uint8_t *col = w->col[i];
+    for (int i = 0; i < count; i++) {
+        ends[i] = lens[i];
+        const uint8_t *col = cols[i];
         uint64_t mask = 0;
         for (int k = 0; k < ends[i]; k++) {
             int card = col[k];
@@ -1807,20 +1877,15 @@ static int top_deadlocked(const Rules *r, const Work *w) {
             under[card] = k ? col[k - 1] : -1;
             on[card] = k + 1 < ends[i] ? col[k + 1] : -1;
         }
-        if (ends[i]) lasts |= 1ULL << w->col[i][ends[i] - 1];
+        if (ends[i]) lasts |= 1ULL << col[ends[i] - 1];
     }
     uint64_t in_columns = members;
-    for (int suit = 0; suit < 4; suit++) {
-        uint64_t all = 0x1FFFULL << (13 * suit);
-        int n = w->found[suit];
-        up |= n == 13 ? all : all & ~r->from[suit * 13 + (r->start_rank + n) % 13];
-    }
     int moved = 1;
     while (moved) {
         moved = 0;
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < count; i++)
             while (ends[i]) {
-                int card = w->col[i][ends[i] - 1];
+                int card = cols[i][ends[i] - 1];
                 unsigned ranks = left[card / 13];
                 if (!top_may_leave(r, card, left, up, lasts, members, in_columns, under, on,
                                    beneath))
@@ -1828,13 +1893,170 @@ static int top_deadlocked(const Rules *r, const Work *w) {
                 left[card / 13] = ranks & ~(unsigned)r->rank_bit[card];
                 members &= ~(1ULL << card);
                 lasts &= ~(1ULL << card);
-                if (--ends[i]) lasts |= 1ULL << w->col[i][ends[i] - 1];
+                if (--ends[i]) lasts |= 1ULL << cols[i][ends[i] - 1];
                 moved = 1;
             }
     }
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < count; i++)
         if (ends[i]) return 1;
     return 0;
+}
+
+/* board.Problem._top_deadlocked */
+static int top_deadlocked(const Rules *r, const Work *w) {
+    uint64_t up = 0;
+    const uint8_t *cols[4];
+    int lens[4];
+    for (int i = 0; i < 4; i++) {
+        cols[i] = w->col[i];
+        lens[i] = w->len[i];
+    }
+    for (int suit = 0; suit < 4; suit++) {
+        uint64_t all = 0x1FFFULL << (13 * suit);
+        int n = w->found[suit];
+        up |= n == 13 ? all : all & ~r->from[suit * 13 + (r->start_rank + n) % 13];
+    }
+    return cards_deadlocked(r, cols, lens, 4, up);
+}
+
+/* How many talon cards deep `refill_dead` follows what the landed-on card lies on. */
+#define REFILL_CHAIN 4
+
+/* `cards_deadlocked`'s answers for `refill_lies_dead`, in a small table of each thread's own:
+   the same pieces come again and again as the reserve test walks its ways. A piece is
+   told by its cards (as bits), its first card and its length: each card of it fits on
+   the one under it, so up to 13 cards their order follows. Its play-out does not depend
+   on the pieces' order, so they are summed, in two hashes, with `up` and the problem. */
+#define PLAY_MEMO 16384
+struct PlayMemo {
+    uint64_t a, b; /* b == 0: empty */
+    int32_t dead;
+};
+static _Thread_local PlayMemo play_memo[PLAY_MEMO];
+
+static inline void play_key(uint64_t *a, uint64_t *b, uint64_t cards, int first, int len) {
+    uint64_t x = (cards ^ (uint64_t)first << 52 ^ (uint64_t)len << 58) * 0x9e3779b97f4a7c15ULL;
+    *a += x ^ x >> 29;
+    uint64_t y = (cards + (uint64_t)first * 0x51ed27ULL + (uint64_t)len) * 0xc2b2ae3d27d4eb4fULL;
+    *b += y ^ y >> 31;
+}
+
+
+/* Run j's first k cards as card bits (the top-or-all test's runs keep only the whole run's
+   mask: `columns_as_top_runs`). */
+static uint64_t first_cards(const Runs *p, int j, int k) {
+    uint64_t mask = 0;
+    for (int q = 0; q < k; q++) mask |= 1ULL << p->cards[j][q];
+    return mask;
+}
+/* For `refill_dead`: whether the columns are deadlocked in every way the talon cards
+   chain[0..c-1] (chain[0] the one the moved run lies on, each on the next) lie on card b
+   (and, if b is a talon card too, b on a card it fits on). */
+static int refill_lies_dead(const Rules *r, const Refill *f, int b, uint8_t *chain, int c) {
+    const Runs *p = f->p;
+    int j = run_with(p, b);
+    if (j < 0) { /* b is a talon card put on a card before T */
+        if (c == REFILL_CHAIN) return 0;
+        chain[c] = (uint8_t)b;
+        for (uint64_t x = PARENTS[b] & f->targets; x; x &= x - 1)
+            if (!refill_lies_dead(r, f, __builtin_ctzll(x), chain, c + 1)) return 0;
+        return 1;
+    }
+    int at = 0; /* b's index in run j */
+    while (p->cards[j][at] != b) at++;
+    int whole = at == f->top[j], moved = f->top[f->i] + 1; /* on run j's cards that stay */
+    uint64_t chained = 0;
+    for (int k = 0; k < c; k++) chained |= 1ULL << chain[k];
+    int m = (whole ? at + 1 : 1) + c + moved;
+    unsigned apart = 1U << f->i | (unsigned)whole << j; /* runs not in place as they are */
+    int keyed = m <= 13 && !(f->unkeyed & ~apart);
+    uint64_t a = f->key_a - f->part_a[f->i], h = f->key_b - f->part_b[f->i];
+    if (whole) a -= f->part_a[j], h -= f->part_b[j];
+    play_key(&a, &h,
+             (whole ? first_cards(p, j, at + 1) : 1ULL << b) | chained |
+                 first_cards(p, f->i, moved),
+             whole ? p->cards[j][0] : b, m);
+    h |= 1;
+    PlayMemo *memo = &f->memo[(a ^ a >> 31) & (PLAY_MEMO - 1)];
+    if (keyed && memo->a == a && memo->b == h) return memo->dead;
+    const uint8_t *cols[MAX_PIECES];
+    int lens[MAX_PIECES], count = 0;
+    uint8_t piece[64];
+    uint8_t t = (uint8_t)f->t;
+    m = 0;
+    if (whole) {
+        memcpy(piece, p->cards[j], (size_t)at + 1);
+        m = at + 1;
+    } else {
+        piece[m++] = (uint8_t)b;
+    }
+    for (int k = c - 1; k >= 0; k--) piece[m++] = chain[k];
+    memcpy(piece + m, p->cards[f->i], (size_t)moved);
+    m += moved;
+    cols[count] = piece;
+    lens[count++] = m;
+    for (int k = 0; k < p->count; k++) {
+        if (k == f->i || (k == j && whole)) continue;
+        cols[count] = p->cards[k];
+        lens[count++] = f->top[k] + 1;
+    }
+    cols[count] = &t;
+    lens[count++] = 1;
+    int dead = cards_deadlocked(r, cols, lens, count, f->up);
+    if (keyed) *memo = (PlayMemo){a, h, dead};
+    return dead;
+}
+
+/* For `refill_ask`: the play-outs' memo key's parts (`Refill`). */
+static void refill_key(const Rules *r, Refill *f) {
+    const Runs *p = f->p;
+    f->key_a = r->salt ^ f->up * 0x9e3779b97f4a7c15ULL ^ (uint64_t)f->t << 56;
+    f->key_b = f->up ^ ~r->salt;
+    f->unkeyed = 0;
+    f->memo = play_memo;
+    for (int k = 0; k < p->count; k++) {
+        uint64_t a = 0, b = 0;
+        play_key(&a, &b, first_cards(p, k, f->top[k] + 1), p->cards[k][0], f->top[k] + 1);
+        f->part_a[k] = a;
+        f->part_b[k] = b;
+        f->key_a += a;
+        f->key_b += b;
+        if (f->top[k] >= 13) f->unkeyed |= 1U << k;
+    }
+}
+
+/* board.Problem._refill_dead: whether, when column i (run i) goes whole onto card e at T and
+   the reserve's top t (of n cards) fills it, the columns are then deadlocked
+   (`cards_deadlocked` on the cards sure to be in place). `talon`, `last`: the sets before T
+   (e's talon chain lies on cards of `last` without run i). */
+static int refill_ask(const Rules *r, const Runs *p, int n, int i, int e, uint64_t talon,
+                      uint64_t last, RefillMemo *memo) {
+    uint64_t bit = 1ULL << e;
+    Refill *f = &memo->base;
+    if (memo->ready && memo->asked[i] & bit) return (memo->dead[i] & bit) != 0;
+    if (!memo->ready) {
+        memo->ready = 1;
+        memset(memo->asked, 0, sizeof memo->asked);
+        memset(memo->dead, 0, sizeof memo->dead);
+        f->p = p;
+        f->t = r->reserve[n - 1];
+        uint64_t seen = talon | last | r->reserve_mask[n];
+        for (int j = 0; j < p->count; j++) {
+            int k = 0;
+            while (k < p->len[j] - 1 && !(last >> p->cards[j][k] & 1)) k++;
+            f->top[j] = k;
+            seen |= p->below[j][p->len[j]];
+        }
+        f->up = ALL_CARDS & ~seen;
+        refill_key(r, f);
+    }
+    f->i = i;
+    f->targets = last & ~p->below[i][p->len[i]];
+    uint8_t chain[REFILL_CHAIN + 1];
+    int dead = refill_lies_dead(r, f, e, chain, 0);
+    memo->asked[i] |= bit;
+    if (dead) memo->dead[i] |= bit;
+    return dead;
 }
 
 /* board.Problem.lost */

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import threading
 from dataclasses import replace
+from unittest import mock
 
 import pytest
 
@@ -26,6 +27,7 @@ from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, sm
 from .test_search import (
     SAMPLES,
     TOP_TRAPPED_RULES,
+    _cards,
     endgame_states,
     landed_on_states,
     landing_states,
@@ -430,6 +432,35 @@ def test_the_core_top_or_all_reserve_test_keeps_a_landed_on_card_covered() -> No
                 assert core.reserve_stuck(state, lookahead) is answer
             fired += core.reserve_stuck(state)
     assert fired > 50
+
+
+def test_the_core_refill_deadlock_check_matches() -> None:
+    """`Problem._refill_dead`, at states skill draw 1 deal 245's search meets (start rank 7;
+    the reserve AH 4D 9C 6C 2H 5S TC 7H 6H 5D 8C 8H, 8H on top; the column 6D, whose first
+    card may go onto 7C, a talon card): the core gives the Python reference's answer at
+    each depth; the test proves the states stuck from depth 2 on, and without the check
+    it does not. Under a pass limit the check is not asked."""
+    code = DealCode.parse("CF1-S1-AAAAAJL")
+    talon = _cards("QH TH AC 9H 3S TS 2D QS JH AS 7C KS KH 6S 4H JS 5C 2C KD 3C QC")
+    fired = 0
+    for token in ("S1", "S1P3"):
+        rules = DealCode.parse(f"CF1-{token}-AAAAAJL").rules
+        problem = Problem.of(Position.deal(code.deck), rules)
+        core = core_of(problem)
+        for columns in (
+            ("5H 4S 3D 2S AD KC", "6D", "JC", "4C 3H"),
+            ("5H 4S 3H", "6D", "JC", "4C 3D 2S AD KC"),
+        ):
+            state: State = (tuple(_cards(c) for c in columns), talon, 18, 12, (0, 6, 0, 3), 1, 0)
+            assert not problem.lost(state)
+            for lookahead in range(MAX_RESERVE_LOOKAHEAD + 1):
+                answer = problem.reserve_stuck(state, lookahead)
+                assert core.reserve_stuck(state, lookahead) is answer
+                with mock.patch.object(Problem, "_refill_dead", lambda *_: False):
+                    assert not problem.reserve_stuck(state, lookahead)
+                assert answer is (token == "S1" and lookahead >= 2)
+                fired += answer
+    assert fired == 14
 
 
 def test_the_core_top_or_all_deadlock_test_matches() -> None:

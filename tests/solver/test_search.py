@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 from unittest import mock
@@ -23,7 +23,16 @@ from app.engine import (
 )
 from app.solver import Budget, Solution, Verdict, solve
 from app.solver import search as search_module
-from app.solver.board import _CARD_BITS, FROM_TALON, TO_FOUNDATION, Problem, State, Techniques
+from app.solver.board import (
+    _CARD_BITS,
+    FROM_TALON,
+    MAX_RESERVE_LOOKAHEAD,
+    RESERVE_LOOKAHEAD,
+    TO_FOUNDATION,
+    Problem,
+    State,
+    Techniques,
+)
 from app.solver.search import SHUFFLED_DEPTH, Solver, _order
 
 from .helpers import (
@@ -843,6 +852,136 @@ def test_a_card_the_reserve_lands_on_stays_covered_with_top_or_all_moves() -> No
             assert problem.reserve_stuck(root) is not winnable
             assert not uncovered_stuck(problem, root)
     assert fired >= len(TOP_TRAPPED_RULES)
+
+
+# The rules `Problem._refill_dead` is asked under: those of `_top_trapped` with unlimited
+# passes and empty columns taking no column card (as `_top_deadlocked`).
+REFILL_RULES = [r for r in TOP_TRAPPED_RULES if r.passes is None and r.empty_column != "any"]
+
+
+def refill_position(reserve: str, columns: str, found: tuple[int, int, int, int]) -> Position:
+    """Start rank A, the talon AH alone; `reserve` from its top down, `columns` by commas,
+    `found` the foundations (clubs, diamonds, hearts, spades)."""
+
+    def cards(names: str) -> tuple[Card, ...]:
+        return tuple(Card.parse(name) for name in names.split())
+
+    return Position(
+        stock=cards("AH"),
+        waste=(),
+        reserve=tuple(reversed(cards(reserve))),
+        foundations=found,
+        tableau=tuple(cards(column) for column in columns.split(",")),
+        pass_number=1,
+        start_rank=0,
+        base_suit=0,
+    )
+
+
+def refill_positions() -> tuple[Position, Position]:
+    """`test_a_refill_that_leaves_a_deadlock_is_no_way_out_of_the_reserve`'s two positions:
+    a refill that leaves a deadlock, and one that leaves none."""
+    deadlock = refill_position(
+        "7H 6S 5H 4S 3H AS 2H 5S 6H 8S 3S 7S 9S TS JS QS 8H 9H JH QH KH",
+        "KS,2S,4H,TH",
+        (13, 13, 0, 0),
+    )
+    free = refill_position(
+        "7H 6C 5H 4C QS 2H 3C 4H 5C 6H 7C 8H 8C 9H 9C TC JC QH QC KH KC",
+        "KS,3H 2C,TH,JH",
+        (1, 13, 0, 11),
+    )
+    return deadlock, free
+
+
+def test_a_refill_that_leaves_a_deadlock_is_no_way_out_of_the_reserve() -> None:
+    """Clubs and diamonds up, hearts and spades out; the columns KS, 2S, 4H, TH; the talon
+    AH; the reserve 7H (on top) 6S 5H 4S 3H AS 2H 5S 6H ... 7H can leave only into a column
+    emptied, and only KS's can empty: onto AH, once AH lies on 2S (2C is up). Then KS waits
+    for 2S under it (AD, its other parent, is up): no line wins (`_refill_dead`). Below 7H,
+    6S 5H 4S 3H AS can each leave in turn, so the reserve test proves the state lost 5
+    cards deep only with the check. And with clubs from 2C and KS QS out, the columns KS,
+    3H 2C, TH, JH and the reserve 7H 6C 5H 4C QS 2H ..., KS onto AH on 2C leaves no
+    deadlock (QS goes up after 4C, then KS, AH, 2C, ...): the deal is won, and the check
+    does not fire (taking every refill onto a start-rank card as dead would: it must tell
+    them apart). Under every rule set the check is asked under, wherever the test fires
+    among the states reachable, no line wins."""
+    deadlock, free = refill_positions()
+    fired = 0
+    for rules in REFILL_RULES:
+        for position, winnable in ((deadlock, False), (free, True)):
+            problem = Problem.of(position, rules)
+            states = every_state(position, rules, limit=20_000)
+            assert states[0][1] is winnable
+            for here, won in states:
+                state = problem.state_of(here)
+                for lookahead in (0, RESERVE_LOOKAHEAD):
+                    if problem.reserve_stuck(state, lookahead):
+                        assert not won
+                        with mock.patch.object(Problem, "_refill_dead", lambda *_: False):
+                            fired += not problem.reserve_stuck(state, lookahead)
+            root = problem.state_of(position)
+            assert problem.reserve_stuck(root) is not winnable
+            with mock.patch.object(Problem, "_refill_dead", lambda *_: False):
+                assert not problem.reserve_stuck(root)
+    assert fired >= 2 * len(REFILL_RULES)
+
+
+def test_the_refill_check_reads_only_what_the_reserve_tests_memo_key_tells_apart() -> None:
+    """The core remembers `_top_covered`'s answers by a key of its call (`covered_key`,
+    `covered_tag`): the runs as a sum of card-on-card links (so not their order, nor which
+    column holds which beyond a column's first card), n, the talon less its last cards, up,
+    last, the counts, the test's reserve cards and depth, the start rank, and whether the
+    rules ask `_refill_dead` at all (unlimited passes, empty columns taking no column card;
+    the core's test of 245's states asks S1 and then S1P3 of one thread, and failed before
+    that was in the key). So `_refill_dead`, asked within `_top_covered`, must answer
+    alike wherever the key is the same: here every call is asked again with the talon's
+    last cards taken out of the talon, and with the runs in another order (the columns
+    reversed, column i with them, and the runs landed on reversed), and answers alike. It
+    reads whether e is a talon card as whether e lies in no run (the runs are in the key),
+    and the talon only joined with `last` (the cards taken as up: neither)."""
+    original = Problem._refill_dead
+    asked = dead = 0
+
+    def checked(
+        self: Problem,
+        runs: Sequence[bytes],
+        n: int,
+        i: int,
+        e: int,
+        talon: int,
+        last: int,
+        targets: int,
+    ) -> bool:
+        nonlocal asked, dead
+        answer = original(self, runs, n, i, e, talon, last, targets)
+        assert original(self, runs, n, i, e, talon & ~last, last, targets) is answer
+        order = [3, 2, 1, 0, *reversed(range(4, len(runs)))]
+        moved = [runs[k] for k in order]
+        assert original(self, moved, n, order.index(i), e, talon, last, targets) is answer
+        asked += 1
+        dead += answer
+        return answer
+
+    with mock.patch.object(Problem, "_refill_dead", checked):
+        for rules in REFILL_RULES:
+            for position in refill_positions():
+                problem = Problem.of(position, rules)
+                for here, _ in every_state(position, rules, limit=20_000):
+                    problem.reserve_stuck(problem.state_of(here), RESERVE_LOOKAHEAD)
+        # states skill draw 1 deal 245's search meets (as the core's refill test)
+        code = DealCode.parse("CF1-S1-AAAAAJL")
+        problem = Problem.of(Position.deal(code.deck), code.rules)
+        talon = _cards("QH TH AC 9H 3S TS 2D QS JH AS 7C KS KH 6S 4H JS 5C 2C KD 3C QC")
+        for columns in (
+            ("5H 4S 3D 2S AD KC", "6D", "JC", "4C 3H"),
+            ("5H 4S 3H", "6D", "JC", "4C 3D 2S AD KC"),
+        ):
+            state: State = (tuple(_cards(c) for c in columns), talon, 18, 12, (0, 6, 0, 3), 1, 0)
+            for lookahead in range(MAX_RESERVE_LOOKAHEAD + 1):
+                problem.reserve_stuck(state, lookahead)
+    assert asked > 1000
+    assert dead >= 50
 
 
 # Small top-or-all positions (`_shaped`, "landing") where the reserve's top lands on a talon
