@@ -1566,6 +1566,7 @@ typedef struct {
        every run's piece (`play_key`), each piece's part kept to take it away again; the runs
        too long to key (bits) */
     uint64_t key_a, key_b, part_a[MAX_RUNS], part_b[MAX_RUNS];
+    uint64_t piece[MAX_RUNS]; /* each run's cards up to index top (bits) */
     unsigned unkeyed;
     PlayMemo *memo; /* this thread's `play_memo` */
 } Refill;
@@ -1582,18 +1583,22 @@ typedef struct {
 static int refill_ask(const Rules *r, const Runs *p, int n, int i, int e, uint64_t talon,
                       uint64_t last, RefillMemo *memo);
 
-/* board.Problem._refill_dead: asked only where e is a start-rank card in no run (a talon
-   card; the rest in `refill_ask`). */
+/* Whether `refill_dead` is asked of a way onto e: e a start-rank card in no run (a talon
+   card), under rules that ask it. */
+static inline int refill_of(const Rules *r, const Runs *p, int e) {
+    return r->start_cards >> e & 1 && refill_asked(r) && run_with(p, e) < 0;
+}
+
+/* board.Problem._refill_dead (the rest in `refill_ask`). */
 static inline int refill_dead(const Rules *r, const Runs *p, int n, int i, int e,
                               uint64_t talon, uint64_t last, RefillMemo *memo) {
-    if (!(r->start_cards >> e & 1) || !refill_asked(r) || run_with(p, e) >= 0) return 0;
-    return refill_ask(r, p, n, i, e, talon, last, memo);
+    return refill_of(r, p, e) && refill_ask(r, p, n, i, e, talon, last, memo);
 }
 
 /* For `top_covered`'s first look (whether t has a way at all): a way onto e that
    `refill_dead` is asked of waits in *wait (1) for the ways that need no play-out. */
 static inline int refill_wait(const Rules *r, const Runs *p, int e, uint64_t *wait) {
-    if (!(r->start_cards >> e & 1) || !refill_asked(r) || run_with(p, e) >= 0) return 0;
+    if (!refill_of(r, p, e)) return 0;
     *wait |= 1ULL << e;
     return 1;
 }
@@ -1720,12 +1725,11 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
        e (summed only for a call that keys its answer or asks further: `keyed`) */
     Fp h = g->h;
     int links = sums_links(test, g->n - 1);
-    if (!links) {
-    } else if (i >= 0) {
+    if (links && i >= 0) {
         link_sub(&h, more[0], 52);
         link_add(&h, more[0], e);
         link_add(&h, *g->t, 52);
-    } else {
+    } else if (links) {
         link_add(&h, *g->t, e);
     }
     Runs *q = g->runs;
@@ -1748,11 +1752,10 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
         int was = under[k] >= 0 ? run_with(q, on) : e_run;
         if (was >= 0) keep(q, was, &kept_j);
         int j = top_put(q, was, on, put, len, put_mask, &made);
-        if (!links) {
-        } else if (was >= 0) { /* the run's cards above `on` left it */
+        if (links && was >= 0) { /* the run's cards above `on` left it */
             for (int a = q->len[j] - len; a < kept_j.len; a++)
                 link_sub(&hq, kept_j.cards[a], kept_j.cards[a - 1]);
-        } else { /* `on` starts a run */
+        } else if (links) { /* `on` starts a run */
             link_add(&hq, on, 53);
         }
         if (i >= 0) alone(q, i, g->t, one);
@@ -1941,14 +1944,6 @@ static inline void play_key(uint64_t *a, uint64_t *b, uint64_t cards, int first,
     *b += y ^ y >> 31;
 }
 
-
-/* Run j's first k cards as card bits (the top-or-all test's runs keep only the whole run's
-   mask: `columns_as_top_runs`). */
-static uint64_t first_cards(const Runs *p, int j, int k) {
-    uint64_t mask = 0;
-    for (int q = 0; q < k; q++) mask |= 1ULL << p->cards[j][q];
-    return mask;
-}
 /* For `refill_dead`: whether the columns are deadlocked in every way the talon cards
    chain[0..c-1] (chain[0] the one the moved run lies on, each on the next) lie on card b
    (and, if b is a talon card too, b on a card it fits on). */
@@ -1972,9 +1967,7 @@ static int refill_lies_dead(const Rules *r, const Refill *f, int b, uint8_t *cha
     int keyed = m <= 13 && !(f->unkeyed & ~apart);
     uint64_t a = f->key_a - f->part_a[f->i], h = f->key_b - f->part_b[f->i];
     if (whole) a -= f->part_a[j], h -= f->part_b[j];
-    play_key(&a, &h,
-             (whole ? first_cards(p, j, at + 1) : 1ULL << b) | chained |
-                 first_cards(p, f->i, moved),
+    play_key(&a, &h, (whole ? f->piece[j] : 1ULL << b) | chained | f->piece[f->i],
              whole ? p->cards[j][0] : b, m);
     h |= 1;
     PlayMemo *memo = &f->memo[(a ^ a >> 31) & (PLAY_MEMO - 1)];
@@ -2007,7 +2000,8 @@ static int refill_lies_dead(const Rules *r, const Refill *f, int b, uint8_t *cha
     return dead;
 }
 
-/* For `refill_ask`: the play-outs' memo key's parts (`Refill`). */
+/* For `refill_ask`: the pieces' masks and the play-outs' memo key's parts (`Refill`; the
+   top-or-all test's runs keep only the whole run's mask, `columns_as_top_runs`). */
 static void refill_key(const Rules *r, Refill *f) {
     const Runs *p = f->p;
     f->key_a = r->salt ^ f->up * 0x9e3779b97f4a7c15ULL ^ (uint64_t)f->t << 56;
@@ -2015,8 +2009,10 @@ static void refill_key(const Rules *r, Refill *f) {
     f->unkeyed = 0;
     f->memo = play_memo;
     for (int k = 0; k < p->count; k++) {
-        uint64_t a = 0, b = 0;
-        play_key(&a, &b, first_cards(p, k, f->top[k] + 1), p->cards[k][0], f->top[k] + 1);
+        uint64_t a = 0, b = 0, piece = 0;
+        for (int q = 0; q <= f->top[k]; q++) piece |= 1ULL << p->cards[k][q];
+        f->piece[k] = piece;
+        play_key(&a, &b, piece, p->cards[k][0], f->top[k] + 1);
         f->part_a[k] = a;
         f->part_b[k] = b;
         f->key_a += a;
