@@ -1330,6 +1330,9 @@ static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, int *coun
 static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t talon,
                      uint64_t *up_io, uint64_t *last_io, int *count) {
     uint64_t up = *up_io, last = *last_io, was_walked, chased = 0;
+    /* the cards where the walks stopped and the cards they fit on, and the cards on them */
+    uint64_t stopped = 0, stopped_on = 0;
+    int walked = 0;
     int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
     for (int i = 0; i < MAX_RUNS; i++) from[i] = p->len[i] - 2; /* all: one step, no count */
     /* Each round chases the talon and sends cards up to a closure, then walks the runs with
@@ -1343,14 +1346,24 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
         }
         chased = last;
         rise_in_order(r, (last | talon) & ~firsts, &up, count);
+        /* A walk goes on from where it stopped only once the card there is last, or the card
+           on it is up or fits on a last card: if none is, after the first round, this round's
+           walk would add nothing. */
+        if (walked && !(stopped & last) && !(stopped_on & up)) break;
+        walked = 1;
         was_walked = last;
+        stopped = stopped_on = 0;
         for (int i = 0; i < p->count; i++) {
             const uint8_t *col = p->cards[i];
             int k = from[i];
             for (; k >= 0; k--) {
                 int on = col[k + 1];
                 if (last >> col[k] & 1) continue;
-                if (!(up >> on & 1) && !(last >> on & 1 && PARENTS[on] & last)) break;
+                if (!(up >> on & 1) && !(last >> on & 1 && PARENTS[on] & last)) {
+                    stopped |= 1ULL << col[k] | PARENTS[on];
+                    stopped_on |= 1ULL << on;
+                    break;
+                }
                 last |= 1ULL << col[k];
             }
             from[i] = k;
