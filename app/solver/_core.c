@@ -1308,21 +1308,21 @@ static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, int *coun
        rises (the common case, told at once). */
     const uint64_t aces = 1ULL | 1ULL << 13 | 1ULL << 26 | 1ULL << 39;
     uint64_t above = (*up << 1 & ~aces) | (*up & aces << 12) >> 12;
-    if (!(free & (above | r->start_cards) & ~*up)) return;
+    uint64_t next = free & (above | r->start_cards) & ~*up; /* each suit's next card, if free */
+    if (!next) return;
     /* A suit's 13 bits twice over, the start rank's at bit s: bit s + k is the card k ranks
        above the start rank (k < 13). */
     int s = r->start_rank;
     uint64_t within = (1ULL << (s + 13)) - 1;
-    for (int suit = 0; suit < 4; suit++) {
-        int c = count[suit];
-        if (c >= 13) continue;
+    do { /* only the suits whose next card is free rise */
+        int suit = __builtin_ctzll(next) / 13, c = count[suit];
         uint64_t f = free >> 13 * suit & 0x1fff, twice = (f | f << 13) & within;
         int n = c + __builtin_ctzll(~twice >> (s + c));
-        if (n == c) continue;
         uint64_t m = ((1ULL << (s + n)) - 1) & ~((1ULL << (s + c)) - 1);
         *up |= ((m | m >> 13) & 0x1fff) << 13 * suit;
         count[suit] = n;
-    }
+        next &= ~(0x1fffULL << 13 * suit);
+    } while (next);
 }
 
 /* board.Problem._top_grow: the least sets `up` and `last` closed under `_top_trapped`'s
