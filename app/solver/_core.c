@@ -1325,20 +1325,31 @@ static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, int *coun
     } while (next);
 }
 
+/* Where the walks down the runs stopped (`top_grow`), as the cards that may let one go on:
+   a card of `by_last` that becomes last (the card a walk stopped at, or one that the card on
+   it fits on), or one of `by_up` that goes up (the card on it). */
+typedef struct {
+    uint64_t by_last, by_up;
+} Stops;
+
 /* board.Problem._top_grow: the least sets `up` and `last` closed under `_top_trapped`'s
-   rules, the first cards `firsts` staying; `count` follows `up`. */
+   rules, the first cards `firsts` staying; `count` follows `up`. `walk`: the runs to walk at
+   first (by index); *stops holds the others' stops, and then all of them. So a way's call
+   walks at first only the runs the way changed: the caller's other runs are as they were
+   then, with every card above their stops still last (a way covers only cards of the runs
+   it changes), so only a card that lifts a stop lets one go on. */
 static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t talon,
-                     uint64_t *up_io, uint64_t *last_io, int *count) {
-    uint64_t up = *up_io, last = *last_io, was_walked, chased = 0;
-    /* the cards where the walks stopped and the cards they fit on, and the cards on them */
-    uint64_t stopped = 0, stopped_on = 0;
-    int walked = 0;
+                     unsigned walk, Stops *stops, uint64_t *up_io, uint64_t *last_io,
+                     int *count) {
+    uint64_t up = *up_io, last = *last_io, chased = 0;
+    uint64_t by_last = stops->by_last, by_up = stops->by_up;
     int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
     for (int i = 0; i < MAX_RUNS; i++) from[i] = p->len[i] - 2; /* all: one step, no count */
     /* Each round chases the talon and sends cards up to a closure, then walks the runs with
-       what those made: a walk that adds no last card leaves the sets closed under all three,
-       so no round is made only to see that nothing changes. */
-    do {
+       what those made. A walk goes on from where it stopped only once a card lifts its stop:
+       when none does, a walk would add nothing, and the sets are closed under all three (so
+       a round that walked every run and added nothing is the last). */
+    for (;;) {
         /* talon cards onto possible last cards (those `chased` had theirs already) */
         for (uint64_t fresh = last & ~chased; fresh;) {
             fresh = children_of(fresh) & talon & ~last;
@@ -1346,29 +1357,31 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
         }
         chased = last;
         rise_in_order(r, (last | talon) & ~firsts, &up, count);
-        /* A walk goes on from where it stopped only once the card there is last, or the card
-           on it is up or fits on a last card: if none is, after the first round, this round's
-           walk would add nothing. */
-        if (walked && !(stopped & last) && !(stopped_on & up)) break;
-        walked = 1;
-        was_walked = last;
-        stopped = stopped_on = 0;
-        for (int i = 0; i < p->count; i++) {
+        if (!walk) {
+            if (!(by_last & last) && !(by_up & up)) break;
+            walk = all_runs(p);
+            by_last = by_up = 0;
+        }
+        for (; walk; walk &= walk - 1) {
+            int i = __builtin_ctz(walk);
             const uint8_t *col = p->cards[i];
             int k = from[i];
             for (; k >= 0; k--) {
                 int on = col[k + 1];
                 if (last >> col[k] & 1) continue;
-                if (!(up >> on & 1) && !(last >> on & 1 && PARENTS[on] & last)) {
-                    stopped |= 1ULL << col[k] | PARENTS[on];
-                    stopped_on |= 1ULL << on;
+                uint64_t onto = last >> on & 1 ? PARENTS[on] : 0; /* where `on` may go */
+                if (!(up >> on & 1) && !(onto & last)) {
+                    by_last |= 1ULL << col[k] | onto;
+                    by_up |= 1ULL << on;
                     break;
                 }
                 last |= 1ULL << col[k];
             }
             from[i] = k;
         }
-    } while (last != was_walked);
+    }
+    stops->by_last = by_last;
+    stops->by_up = by_up;
     *up_io = up;
     *last_io = last;
 }
@@ -1411,8 +1424,9 @@ static void columns_as_top_runs(const Work *w, Runs *cols, uint64_t below[4][53]
 
 /* `put_on_run` for the top-or-all test (`columns_as_top_runs`): the run's cards and its
    whole mask only; `more_mask`: the cards of `more`. */
-static int top_put(Runs *p, int j, int e, const uint8_t *more, int m, uint64_t more_mask,
-                   Made *made) {
+static inline __attribute__((always_inline)) int top_put(Runs *p, int j, int e,
+                                                      const uint8_t *more, int m,
+                                                      uint64_t more_mask, Made *made) {
     int q;
     uint64_t mask;
     if (j >= 0) { /* its cards up to e, as they are */
@@ -1549,7 +1563,8 @@ static Fp covered_key(Fp h, int n, uint64_t talon, uint64_t up, uint64_t last,
 }
 
 /* What `top_covered` hands each landing of the reserve's top t: the runs (changed by each
-   way and put back) and their links, the reserve count, the sets with t a last card. */
+   way and put back) and their links, the reserve count, the sets with t a last card, and
+   where its walks stopped. */
 typedef struct {
     Runs *runs;
     Fp h;
@@ -1557,6 +1572,7 @@ typedef struct {
     uint64_t talon, up, last;
     const int *count;
     const uint8_t *t;
+    const Stops *stops;
 } Landing;
 
 static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int e,
@@ -1626,12 +1642,13 @@ static int refill_any(const Rules *r, const Runs *p, int n, uint64_t talon, uint
 }
 
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
-                       uint64_t up, uint64_t last, const int *count_in);
+                       uint64_t up, uint64_t last, const int *count_in, unsigned walk,
+                       const Stops *was);
 
-/* `top_covered` once `top_grow` has grown its sets. */
+/* `top_covered` once `top_grow` has grown its sets (its walks' stops in `stops`). */
 static inline __attribute__((always_inline)) int top_covered_grown(
     const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon, uint64_t up,
-    uint64_t last, const int *count) {
+    uint64_t last, const int *count, const Stops *stops) {
     int t = r->reserve[n - 1];
     RefillMemo memo;
     memo.ready = 0;
@@ -1657,8 +1674,9 @@ static inline __attribute__((always_inline)) int top_covered_grown(
        way either; a way `refill_dead` leaves is none). */
     uint8_t card = (uint8_t)t;
     uint64_t one[2], firsts = p->firsts;
-    if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count)) return 0;
-    Landing g = {p, h, n, talon, up, last | bit, count, &card};
+    if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count, 0, stops))
+        return 0;
+    Landing g = {p, h, n, talon, up, last | bit, count, &card, stops};
     for (uint64_t x = onto; x; x &= x - 1) /* t goes onto e */
         if (!landings_hold(r, test, &g, __builtin_ctzll(x), &card, 1, -1, last)) return 0;
     for (int i = 0; i < 4; i++) { /* a column empties, and t fills it */
@@ -1672,7 +1690,8 @@ static inline __attribute__((always_inline)) int top_covered_grown(
                 link_add(&hq, t, 52);
             }
             alone(p, i, &card, one);
-            int stays = top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count);
+            int stays =
+                top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count, 1u << i, stops);
             put_back(p, i, &kept);
             p->firsts = firsts;
             if (!stays) return 0;
@@ -1693,10 +1712,12 @@ static inline __attribute__((always_inline)) int top_covered_grown(
    their links). The memo is not asked for the test's last card: its answer costs less than
    a key. */
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
-                       uint64_t up, uint64_t last, const int *count_in) {
+                       uint64_t up, uint64_t last, const int *count_in, unsigned walk,
+                       const Stops *was) {
     int count[4];
     memcpy(count, count_in, sizeof count);
-    top_grow(r, p, p->firsts, talon, &up, &last, count);
+    Stops stops = *was;
+    top_grow(r, p, p->firsts, talon, walk, &stops, &up, &last, count);
     CoveredMemo *m = NULL;
     Fp key = {0, 0};
     if (keyed(test, n)) {
@@ -1704,7 +1725,7 @@ static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, u
         m = &test->memo[key.a >> 20 & (COVERED_MEMO - 1)];
         if (m->a == key.a && m->check == (uint32_t)(key.b >> 32)) return m->answer;
     }
-    int answer = top_covered_grown(r, test, p, h, n, talon, up, last, count);
+    int answer = top_covered_grown(r, test, p, h, n, talon, up, last, count, &stops);
     if (m) *m = (CoveredMemo){key.a, (uint32_t)(key.b >> 32), answer};
     return answer;
 }
@@ -1772,7 +1793,8 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
             link_add(&hq, on, 53);
         }
         if (i >= 0) alone(q, i, g->t, one);
-        int stays = top_covered(r, test, q, hq, g->n - 1, rest, u, l, c);
+        int stays = top_covered(r, test, q, hq, g->n - 1, rest, u, l, c,
+                                1u << j | (i >= 0 ? 1u << i : 0), g->stops);
         if (was >= 0) put_back(q, was, &kept_j);
         if (i >= 0) put_back(q, i, &kept_i);
         q->count = count;
@@ -1804,7 +1826,8 @@ static int top_trapped(const Rules *r, const Work *w) {
         h = covered_tag(r, n, deepest);
         for (int i = 0; i < 4; i++) column_links(&h, w->col[i], w->len[i], 1);
     }
-    return top_covered(r, &test, &cols, h, n, talon, up, last, count);
+    Stops none = {0, 0};
+    return top_covered(r, &test, &cols, h, n, talon, up, last, count, all_runs(&cols), &none);
 }
 
 /* board.Problem.reserve_stuck */
