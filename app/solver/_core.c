@@ -1300,9 +1300,15 @@ static int closed_game_lost(const Rules *r, const Work *w) {
     return closed_lost(r, w->talon, rest, w->reserve);
 }
 
+/* The top-or-all test's counts: per suit, how many cards from the start rank may be up (a
+   byte each, so that a call copies them as one word). */
+typedef struct {
+    uint8_t of[4];
+} Counts;
+
 /* For `top_grow`: each suit's cards in `free` go up in order from its next one (`count`,
    from the start rank), added to *up; as a loop card by card, in one step a suit. */
-static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, int *count) {
+static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, Counts *count) {
     /* Each suit's cards in *up are its first `count` from the start rank, so the next ones
        are those not up that lie one rank above an up card, or start it: none free, none
        rises (the common case, told at once). */
@@ -1315,12 +1321,12 @@ static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, int *coun
     int s = r->start_rank;
     uint64_t within = (1ULL << (s + 13)) - 1;
     do { /* only the suits whose next card is free rise */
-        int suit = __builtin_ctzll(next) / 13, c = count[suit];
+        int suit = __builtin_ctzll(next) / 13, c = count->of[suit];
         uint64_t f = free >> 13 * suit & 0x1fff, twice = (f | f << 13) & within;
         int n = c + __builtin_ctzll(~twice >> (s + c));
         uint64_t m = ((1ULL << (s + n)) - 1) & ~((1ULL << (s + c)) - 1);
         *up |= ((m | m >> 13) & 0x1fff) << 13 * suit;
-        count[suit] = n;
+        count->of[suit] = (uint8_t)n;
         next &= ~(0x1fffULL << 13 * suit);
     } while (next);
 }
@@ -1340,7 +1346,7 @@ typedef struct {
    it changes), so only a card that lifts a stop lets one go on. */
 static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t talon,
                      unsigned walk, Stops *stops, uint64_t *up_io, uint64_t *last_io,
-                     int *count) {
+                     Counts *count) {
     uint64_t up = *up_io, last = *last_io, chased = 0;
     uint64_t by_last = stops->by_last, by_up = stops->by_up;
     int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
@@ -1452,12 +1458,12 @@ static inline __attribute__((always_inline)) int top_put(Runs *p, int j, int e,
 /* board.Problem._covered: the sets once card e is covered (not a last card, not up, nor its
    suit above it; no longer in the talon). */
 static void covered(const Rules *r, int e, uint64_t *talon, uint64_t *up, uint64_t *last,
-                    int *count) {
+                    Counts *count) {
     *talon &= ~(1ULL << e);
     *last &= ~(1ULL << e);
     if (*up >> e & 1) {
         *up &= ~r->from[e];
-        count[e / 13] = r->rel[e];
+        count->of[e / 13] = r->rel[e];
     }
 }
 
@@ -1552,9 +1558,10 @@ static Fp covered_tag(const Rules *r, int n, int deepest) {
    cards that are not, and sends up cards that are either; a way covers a card in both). The
    constants' top bits are set and the inputs' are not, so no factor is 0. */
 static Fp covered_key(Fp h, int n, uint64_t talon, uint64_t up, uint64_t last,
-                      const int *count) {
-    uint64_t meta = (uint64_t)count[0] | (uint64_t)count[1] << 8 | (uint64_t)count[2] << 16 |
-                    (uint64_t)count[3] << 24 | (uint64_t)n << 32;
+                      Counts count) {
+    uint32_t counts;
+    memcpy(&counts, count.of, sizeof counts);
+    uint64_t meta = (uint64_t)counts | (uint64_t)n << 32; /* one-to-one on any byte order */
     uint64_t a = mix_a(h.a ^ mum(talon ^ 0x882efa98ec4e6c89ULL, up ^ 0xbe5466cf34e90c6cULL) ^
                        mum(last ^ 0xc52821e638d01377ULL, meta ^ 0xd1310ba698dfb5acULL));
     uint64_t b = mix_b(h.b + mum(talon ^ 0xc0ac29b7c97c50ddULL, up ^ 0x9216d5d98979fb1bULL) +
@@ -1570,7 +1577,7 @@ typedef struct {
     Fp h;
     int n;
     uint64_t talon, up, last;
-    const int *count;
+    Counts count;
     const uint8_t *t;
     const Stops *stops;
 } Landing;
@@ -1642,13 +1649,13 @@ static int refill_any(const Rules *r, const Runs *p, int n, uint64_t talon, uint
 }
 
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
-                       uint64_t up, uint64_t last, const int *count_in, unsigned walk,
+                       uint64_t up, uint64_t last, Counts count, unsigned walk,
                        const Stops *was);
 
 /* `top_covered` once `top_grow` has grown its sets (its walks' stops in `stops`). */
 static inline __attribute__((always_inline)) int top_covered_grown(
     const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon, uint64_t up,
-    uint64_t last, const int *count, const Stops *stops) {
+    uint64_t last, Counts count, const Stops *stops) {
     int t = r->reserve[n - 1];
     RefillMemo memo;
     memo.ready = 0;
@@ -1712,12 +1719,10 @@ static inline __attribute__((always_inline)) int top_covered_grown(
    their links). The memo is not asked for the test's last card: its answer costs less than
    a key. */
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
-                       uint64_t up, uint64_t last, const int *count_in, unsigned walk,
+                       uint64_t up, uint64_t last, Counts count, unsigned walk,
                        const Stops *was) {
-    int count[4];
-    memcpy(count, count_in, sizeof count);
     Stops stops = *was;
-    top_grow(r, p, p->firsts, talon, walk, &stops, &up, &last, count);
+    top_grow(r, p, p->firsts, talon, walk, &stops, &up, &last, &count);
     CoveredMemo *m = NULL;
     Fp key = {0, 0};
     if (keyed(test, n)) {
@@ -1751,10 +1756,10 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
         len = m + 1;
         for (uint64_t x = PARENTS[e] & last; x; x &= x - 1) under[ways++] = __builtin_ctzll(x);
     }
-    int on_e[4]; /* the sets once e is covered, for every way */
+    /* the sets once e is covered, for every way */
     uint64_t talon_e = g->talon, up_e = g->up, last_e = g->last;
-    memcpy(on_e, g->count, sizeof on_e);
-    covered(r, e, &talon_e, &up_e, &last_e, on_e);
+    Counts count_e = g->count;
+    covered(r, e, &talon_e, &up_e, &last_e, &count_e);
     /* the links every way changes alike: column i's first card on e, t first in it; or t on
        e (summed only for a call that keys its answer or asks further: `keyed`) */
     Fp h = g->h;
@@ -1772,14 +1777,13 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
     Kept kept_i, kept_j;
     if (i >= 0) keep(q, i, &kept_i);
     for (int k = 0; k < ways; k++) {
-        int c[4];
         uint64_t rest = talon_e, u = up_e, l = last_e, one[2];
+        Counts c = count_e;
         Made made;
         Fp hq = h;
-        memcpy(c, on_e, sizeof c);
         int on = e;
         if (under[k] >= 0) {
-            covered(r, under[k], &rest, &u, &l, c);
+            covered(r, under[k], &rest, &u, &l, &c);
             on = under[k];
             if (links) link_add(&hq, e, on);
         }
@@ -1817,8 +1821,8 @@ static int top_trapped(const Rules *r, const Work *w) {
     for (int i = 0; i < 4; i++) last |= 1ULL << w->col[i][w->len[i] - 1];
     uint64_t held = r->reserve_mask[n] | (w->cards & ~talon);
     uint64_t up = ALL_CARDS & ~(held | talon | cols.in);
-    int count[4]; /* per suit, the cards that may be up: from the start rank, in order */
-    for (int suit = 0; suit < 4; suit++) count[suit] = w->found[suit];
+    Counts count; /* per suit, the cards that may be up: from the start rank, in order */
+    memcpy(count.of, w->found, sizeof count.of);
     if (deepest < 0) deepest = 0;
     Trap test = {r->covered_off ? NULL : covered_memo, deepest, n};
     Fp h = {0, 0};
