@@ -1440,14 +1440,14 @@ static inline __attribute__((always_inline)) int top_put(Runs *p, int j, int e,
         q = p->len[j] - 1;
         mask = p->below[j][q + 1];
         for (; cards[q] != e; q--) mask &= ~(1ULL << cards[q]);
-        for (int k = 0; k <= q; k++) made->cards[k] = cards[k];
+        memcpy(made->cards, cards, (size_t)q + 1);
     } else {
         j = p->count++;
         made->cards[0] = (uint8_t)e;
         q = 0;
         mask = 1ULL << e;
     }
-    for (int k = 0; k < m; k++) made->cards[q + 1 + k] = more[k];
+    memcpy(made->cards + q + 1, more, (size_t)m);
     made->below[q + 1 + m] = mask | more_mask;
     p->cards[j] = made->cards;
     p->below[j] = made->below;
