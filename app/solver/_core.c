@@ -1373,11 +1373,13 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
             const uint8_t *col = p->cards[i];
             int k = from[i];
             for (; k >= 0; k--) {
+                /* the card on col[k] is last (as Python asks): a run's top card is (each way
+                   puts a last card on top, and covers only cards it puts a card on), and the
+                   walk passes only last cards */
                 int on = col[k + 1];
                 if (last >> col[k] & 1) continue;
-                uint64_t onto = last >> on & 1 ? PARENTS[on] : 0; /* where `on` may go */
-                if (!(up >> on & 1) && !(onto & last)) {
-                    by_last |= 1ULL << col[k] | onto;
+                if (!(up >> on & 1) && !(PARENTS[on] & last)) {
+                    by_last |= 1ULL << col[k] | PARENTS[on];
                     by_up |= 1ULL << on;
                     break;
                 }
