@@ -1351,18 +1351,21 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
     uint64_t by_last = stops->by_last, by_up = stops->by_up;
     int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
     for (int i = 0; i < MAX_RUNS; i++) from[i] = p->len[i] - 2; /* all: one step, no count */
-    /* Each round chases the talon and sends cards up to a closure, then walks the runs with
-       what those made. A walk goes on from where it stopped only once a card lifts its stop:
-       when none does, a walk would add nothing, and the sets are closed under all three (so
-       a round that walked every run and added nothing is the last). */
-    for (;;) {
-        /* talon cards onto possible last cards (those `chased` had theirs already) */
-        for (uint64_t fresh = last & ~chased; fresh;) {
-            fresh = children_of(fresh) & talon & ~last;
-            last |= fresh;
+    /* Each round chases the talon and sends cards up to a closure (again only once the walk
+       before added a last card: they read no other), then walks the runs with what those
+       made. A walk goes on from where it stopped only once a card lifts its stop: when none
+       does, a walk would add nothing, and the sets are closed under all three (so a round
+       that walked every run and added nothing is the last). */
+    for (int first = 1;; first = 0) {
+        if (first || last != chased) {
+            /* talon cards onto possible last cards (those `chased` had theirs already) */
+            for (uint64_t fresh = last & ~chased; fresh;) {
+                fresh = children_of(fresh) & talon & ~last;
+                last |= fresh;
+            }
+            chased = last;
+            rise_in_order(r, (last | talon) & ~firsts, &up, count);
         }
-        chased = last;
-        rise_in_order(r, (last | talon) & ~firsts, &up, count);
         if (!walk) {
             if (!(by_last & last) && !(by_up & up)) break;
             walk = all_runs(p);
