@@ -65,6 +65,7 @@ enum { TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM
 static int PARENT[52][2]; /* the two cards each card goes on, ascending */
 static uint64_t PARENTS[52]; /* the same, as card bits */
 static int CHILD[52][2];  /* the two cards that go on each card, ascending */
+static uint64_t CHILDREN[52]; /* the same, as card bits */
 static const int OTHER_COLOUR[4][2] = {{1, 2}, {0, 3}, {0, 3}, {1, 2}};
 static const int TWIN_SUIT[4] = {3, 2, 1, 0};
 
@@ -82,6 +83,7 @@ static void init_tables(void) {
         int n = 0;
         for (int c = 0; c < 52; c++)
             if (PARENT[c][0] == p || PARENT[c][1] == p) CHILD[p][n++] = c;
+        CHILDREN[p] = 1ULL << CHILD[p][0] | 1ULL << CHILD[p][1];
     }
     for (int c = 0; c < 52; c++)
         for (int i = 0; i < 26; i++)
@@ -1331,24 +1333,27 @@ static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, Counts *c
     } while (next);
 }
 
-/* Where the walks down the runs stopped (`top_grow`), as the cards that may let one go on:
-   a card of `by_last` that becomes last (the card a walk stopped at, or one that the card on
-   it fits on), or one of `by_up` that goes up (the card on it). */
+/* What `top_grow` leaves a call's ways: where its walks down the runs stopped, as the cards
+   that may let one go on (a card of `by_last` that becomes last: the card a walk stopped at,
+   or one that the card on it fits on; or one of `by_up` that goes up: the card on it), and
+   the last cards, every talon card that goes on one of them last too (`chased`). */
 typedef struct {
-    uint64_t by_last, by_up;
-} Stops;
+    uint64_t by_last, by_up, chased;
+} Grown;
 
 /* board.Problem._top_grow: the least sets `up` and `last` closed under `_top_trapped`'s
    rules, the first cards `firsts` staying; `count` follows `up`. `walk`: the runs to walk at
-   first (by index); *stops holds the others' stops, and then all of them. So a way's call
-   walks at first only the runs the way changed: the caller's other runs are as they were
-   then, with every card above their stops still last (a way covers only cards of the runs
-   it changes), so only a card that lifts a stop lets one go on. */
+   first (by index); *grown holds the others' stops and the cards chased (the caller's), and
+   then this call's. So a way's call walks at first only the runs the way changed: the
+   caller's other runs are as they were then, with every card above their stops still last
+   (a way covers only cards of the runs it changes), so only a card that lifts a stop lets
+   one go on; and it chases the talon from its new last cards only (a card the way covers
+   leaves the talon too). */
 static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t talon,
-                     unsigned walk, Stops *stops, uint64_t *up_io, uint64_t *last_io,
+                     unsigned walk, Grown *grown, uint64_t *up_io, uint64_t *last_io,
                      Counts *count) {
-    uint64_t up = *up_io, last = *last_io, chased = 0;
-    uint64_t by_last = stops->by_last, by_up = stops->by_up;
+    uint64_t up = *up_io, last = *last_io, chased = grown->chased;
+    uint64_t by_last = grown->by_last, by_up = grown->by_up;
     int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
     for (int i = 0; i < MAX_RUNS; i++) from[i] = p->len[i] - 2; /* all: one step, no count */
     /* Each round chases the talon and sends cards up to a closure (again only once the walk
@@ -1358,9 +1363,12 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
        that walked every run and added nothing is the last). */
     for (int first = 1;; first = 0) {
         if (first || last != chased) {
-            /* talon cards onto possible last cards (those `chased` had theirs already) */
+            /* talon cards onto possible last cards (those `chased` had theirs already: the
+               others are a few, so card by card) */
             for (uint64_t fresh = last & ~chased; fresh;) {
-                fresh = children_of(fresh) & talon & ~last;
+                uint64_t children = 0;
+                for (uint64_t x = fresh; x; x &= x - 1) children |= CHILDREN[__builtin_ctzll(x)];
+                fresh = children & talon & ~last;
                 last |= fresh;
             }
             chased = last;
@@ -1391,8 +1399,7 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
             from[i] = k;
         }
     }
-    stops->by_last = by_last;
-    stops->by_up = by_up;
+    *grown = (Grown){by_last, by_up, chased};
     *up_io = up;
     *last_io = last;
 }
@@ -1576,7 +1583,7 @@ static Fp covered_key(Fp h, int n, uint64_t talon, uint64_t up, uint64_t last,
 
 /* What `top_covered` hands each landing of the reserve's top t: the runs (changed by each
    way and put back) and their links, the reserve count, the sets with t a last card, and
-   where its walks stopped. */
+   what its `top_grow` left. */
 typedef struct {
     Runs *runs;
     Fp h;
@@ -1584,7 +1591,7 @@ typedef struct {
     uint64_t talon, up, last;
     Counts count;
     const uint8_t *t;
-    const Stops *stops;
+    const Grown *grown;
 } Landing;
 
 static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int e,
@@ -1655,12 +1662,12 @@ static int refill_any(const Rules *r, const Runs *p, int n, uint64_t talon, uint
 
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
                        uint64_t up, uint64_t last, Counts count, unsigned walk,
-                       const Stops *was);
+                       const Grown *was);
 
-/* `top_covered` once `top_grow` has grown its sets (its walks' stops in `stops`). */
+/* `top_covered` once `top_grow` has grown its sets (what it leaves the ways in `grown`). */
 static inline __attribute__((always_inline)) int top_covered_grown(
     const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon, uint64_t up,
-    uint64_t last, Counts count, const Stops *stops) {
+    uint64_t last, Counts count, const Grown *grown) {
     int t = r->reserve[n - 1];
     RefillMemo memo;
     memo.ready = 0;
@@ -1686,9 +1693,9 @@ static inline __attribute__((always_inline)) int top_covered_grown(
        way either; a way `refill_dead` leaves is none). */
     uint8_t card = (uint8_t)t;
     uint64_t one[2], firsts = p->firsts;
-    if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count, 0, stops))
+    if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count, 0, grown))
         return 0;
-    Landing g = {p, h, n, talon, up, last | bit, count, &card, stops};
+    Landing g = {p, h, n, talon, up, last | bit, count, &card, grown};
     for (uint64_t x = onto; x; x &= x - 1) /* t goes onto e */
         if (!landings_hold(r, test, &g, __builtin_ctzll(x), &card, 1, -1, last)) return 0;
     for (int i = 0; i < 4; i++) { /* a column empties, and t fills it */
@@ -1703,7 +1710,7 @@ static inline __attribute__((always_inline)) int top_covered_grown(
             }
             alone(p, i, &card, one);
             int stays =
-                top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count, 1u << i, stops);
+                top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count, 1u << i, grown);
             put_back(p, i, &kept);
             p->firsts = firsts;
             if (!stays) return 0;
@@ -1725,9 +1732,9 @@ static inline __attribute__((always_inline)) int top_covered_grown(
    a key. */
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
                        uint64_t up, uint64_t last, Counts count, unsigned walk,
-                       const Stops *was) {
-    Stops stops = *was;
-    top_grow(r, p, p->firsts, talon, walk, &stops, &up, &last, &count);
+                       const Grown *was) {
+    Grown grown = *was;
+    top_grow(r, p, p->firsts, talon, walk, &grown, &up, &last, &count);
     CoveredMemo *m = NULL;
     Fp key = {0, 0};
     if (keyed(test, n)) {
@@ -1735,7 +1742,7 @@ static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, u
         m = &test->memo[key.a >> 20 & (COVERED_MEMO - 1)];
         if (m->a == key.a && m->check == (uint32_t)(key.b >> 32)) return m->answer;
     }
-    int answer = top_covered_grown(r, test, p, h, n, talon, up, last, count, &stops);
+    int answer = top_covered_grown(r, test, p, h, n, talon, up, last, count, &grown);
     if (m) *m = (CoveredMemo){key.a, (uint32_t)(key.b >> 32), answer};
     return answer;
 }
@@ -1803,7 +1810,7 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
         }
         if (i >= 0) alone(q, i, g->t, one);
         int stays = top_covered(r, test, q, hq, g->n - 1, rest, u, l, c,
-                                1u << j | (i >= 0 ? 1u << i : 0), g->stops);
+                                1u << j | (i >= 0 ? 1u << i : 0), g->grown);
         if (was >= 0) put_back(q, was, &kept_j);
         if (i >= 0) put_back(q, i, &kept_i);
         q->count = count;
@@ -1835,7 +1842,7 @@ static int top_trapped(const Rules *r, const Work *w) {
         h = covered_tag(r, n, deepest);
         for (int i = 0; i < 4; i++) column_links(&h, w->col[i], w->len[i], 1);
     }
-    Stops none = {0, 0};
+    Grown none = {0, 0, 0};
     return top_covered(r, &test, &cols, h, n, talon, up, last, count, all_runs(&cols), &none);
 }
 
