@@ -1528,17 +1528,18 @@ static void column_links(Fp *h, const uint8_t *col, int len, int sign) {
     h->b += (uint64_t)sign * sum.b;
 }
 
-/* A reserve test: its depth, the memo (NULL: none), and its reserve count (its first call's
-   n). */
+/* A reserve test: its depth, the memo (NULL: none), its reserve count (its first call's n),
+   and the least n whose calls sum links (`sums_links`: deepest + 2, or none without the
+   memo). */
 typedef struct {
     CoveredMemo *memo;
-    int deepest, top;
+    int deepest, top, linked;
 } Trap;
 
 /* Whether `top_covered` of the reserve's n cards reads its runs' links: it keys its answer
    in the memo, or its ways' calls do (not the test's last card's, nor any without the memo:
    their links are not summed). */
-static int sums_links(const Trap *test, int n) { return test->memo && n - 1 > test->deepest; }
+static int sums_links(const Trap *test, int n) { return n >= test->linked; }
 
 /* Whether `top_covered` of the reserve's n cards keys its answer: not the test's first call,
    which another state's test would have to ask again (one in a thousand on skill draw 1 deal
@@ -1836,7 +1837,8 @@ static int top_trapped(const Rules *r, const Work *w) {
     Counts count; /* per suit, the cards that may be up: from the start rank, in order */
     memcpy(count.of, w->found, sizeof count.of);
     if (deepest < 0) deepest = 0;
-    Trap test = {r->covered_off ? NULL : covered_memo, deepest, n};
+    CoveredMemo *memo = r->covered_off ? NULL : covered_memo;
+    Trap test = {memo, deepest, n, memo ? deepest + 2 : INT_MAX};
     Fp h = {0, 0};
     if (sums_links(&test, n)) {
         h = covered_tag(r, n, deepest);
