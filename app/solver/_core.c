@@ -1384,9 +1384,9 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
             const uint8_t *col = p->cards[i];
             int k = from[i];
             for (; k >= 0; k--) {
-                /* the card on col[k] is last (as Python asks): a run's top card is (each way
-                   puts a last card on top, and covers only cards it puts a card on), and the
-                   walk passes only last cards */
+                /* the card on col[k] is last (Python asks; here it always is): a run's top
+                   card is (each way puts a last card on top, and covers only cards it puts a
+                   card on), and the walk passes only last cards */
                 int on = col[k + 1];
                 if (last >> col[k] & 1) continue;
                 if (!(up >> on & 1) && !(PARENTS[on] & last)) {
@@ -1729,8 +1729,9 @@ static inline __attribute__((always_inline)) int top_covered_grown(
 /* board.Problem._top_covered: whether the top of the reserve's n cards, or one below it down
    to index `deepest`, can never leave it, in every way the cards above may have left (each
    way with its runs: the columns from their first cards, the cards landed on a card; h:
-   their links). The memo is not asked for the test's last card: its answer costs less than
-   a key. */
+   their links; `walk` and `was`: the runs the way changed and what the caller's `top_grow`
+   left, as `top_grow` takes them). The memo is not asked for the test's last card: its
+   answer costs less than a key. */
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
                        uint64_t up, uint64_t last, Counts count, unsigned walk,
                        const Grown *was) {
