@@ -65,6 +65,7 @@ enum { TO_FOUNDATION, FROM_RESERVE, EMPTIES_COLUMN, FROM_TALON, IN_TABLEAU, FROM
 static int PARENT[52][2]; /* the two cards each card goes on, ascending */
 static uint64_t PARENTS[52]; /* the same, as card bits */
 static int CHILD[52][2];  /* the two cards that go on each card, ascending */
+static uint64_t CHILDREN[52]; /* the same, as card bits */
 static const int OTHER_COLOUR[4][2] = {{1, 2}, {0, 3}, {0, 3}, {1, 2}};
 static const int TWIN_SUIT[4] = {3, 2, 1, 0};
 
@@ -82,6 +83,7 @@ static void init_tables(void) {
         int n = 0;
         for (int c = 0; c < 52; c++)
             if (PARENT[c][0] == p || PARENT[c][1] == p) CHILD[p][n++] = c;
+        CHILDREN[p] = 1ULL << CHILD[p][0] | 1ULL << CHILD[p][1];
     }
     for (int c = 0; c < 52; c++)
         for (int i = 0; i < 26; i++)
@@ -1300,62 +1302,104 @@ static int closed_game_lost(const Rules *r, const Work *w) {
     return closed_lost(r, w->talon, rest, w->reserve);
 }
 
+/* The top-or-all test's counts: per suit, how many cards from the start rank may be up (a
+   byte each, so that a call copies them as one word). */
+typedef struct {
+    uint8_t of[4];
+} Counts;
+
 /* For `top_grow`: each suit's cards in `free` go up in order from its next one (`count`,
    from the start rank), added to *up; as a loop card by card, in one step a suit. */
-static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, int *count) {
+static void rise_in_order(const Rules *r, uint64_t free, uint64_t *up, Counts *count) {
     /* Each suit's cards in *up are its first `count` from the start rank, so the next ones
        are those not up that lie one rank above an up card, or start it: none free, none
        rises (the common case, told at once). */
     const uint64_t aces = 1ULL | 1ULL << 13 | 1ULL << 26 | 1ULL << 39;
     uint64_t above = (*up << 1 & ~aces) | (*up & aces << 12) >> 12;
-    if (!(free & (above | r->start_cards) & ~*up)) return;
+    uint64_t next = free & (above | r->start_cards) & ~*up; /* each suit's next card, if free */
+    if (!next) return;
     /* A suit's 13 bits twice over, the start rank's at bit s: bit s + k is the card k ranks
        above the start rank (k < 13). */
     int s = r->start_rank;
     uint64_t within = (1ULL << (s + 13)) - 1;
-    for (int suit = 0; suit < 4; suit++) {
-        int c = count[suit];
-        if (c >= 13) continue;
+    do { /* only the suits whose next card is free rise */
+        int suit = __builtin_ctzll(next) / 13, c = count->of[suit];
         uint64_t f = free >> 13 * suit & 0x1fff, twice = (f | f << 13) & within;
         int n = c + __builtin_ctzll(~twice >> (s + c));
-        if (n == c) continue;
         uint64_t m = ((1ULL << (s + n)) - 1) & ~((1ULL << (s + c)) - 1);
         *up |= ((m | m >> 13) & 0x1fff) << 13 * suit;
-        count[suit] = n;
-    }
+        count->of[suit] = (uint8_t)n;
+        next &= ~(0x1fffULL << 13 * suit);
+    } while (next);
 }
 
+/* What `top_grow` leaves a call's ways: where its walks down the runs stopped, as the cards
+   that may let one go on (a card of `by_last` that becomes last: the card a walk stopped at,
+   or one that the card on it fits on; or one of `by_up` that goes up: the card on it), and
+   the last cards, every talon card that goes on one of them last too (`chased`). */
+typedef struct {
+    uint64_t by_last, by_up, chased;
+} Grown;
+
 /* board.Problem._top_grow: the least sets `up` and `last` closed under `_top_trapped`'s
-   rules, the first cards `firsts` staying; `count` follows `up`. */
+   rules, the first cards `firsts` staying; `count` follows `up`. `walk`: the runs to walk at
+   first (by index); *grown holds the others' stops and the cards chased (the caller's), and
+   then this call's. So a way's call walks at first only the runs the way changed: the
+   caller's other runs are as they were then, with every card above their stops still last
+   (a way covers only cards of the runs it changes), so only a card that lifts a stop lets
+   one go on; and it chases the talon from its new last cards only (a card the way covers
+   leaves the talon too). */
 static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t talon,
-                     uint64_t *up_io, uint64_t *last_io, int *count) {
-    uint64_t up = *up_io, last = *last_io, was_walked, chased = 0;
+                     unsigned walk, Grown *grown, uint64_t *up_io, uint64_t *last_io,
+                     Counts *count) {
+    uint64_t up = *up_io, last = *last_io, chased = grown->chased;
+    uint64_t by_last = grown->by_last, by_up = grown->by_up;
     int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
     for (int i = 0; i < MAX_RUNS; i++) from[i] = p->len[i] - 2; /* all: one step, no count */
-    /* Each round chases the talon and sends cards up to a closure, then walks the runs with
-       what those made: a walk that adds no last card leaves the sets closed under all three,
-       so no round is made only to see that nothing changes. */
-    do {
-        /* talon cards onto possible last cards (those `chased` had theirs already) */
-        for (uint64_t fresh = last & ~chased; fresh;) {
-            fresh = children_of(fresh) & talon & ~last;
-            last |= fresh;
+    /* Each round chases the talon and sends cards up to a closure (again only once the walk
+       before added a last card: they read no other), then walks the runs with what those
+       made. A walk goes on from where it stopped only once a card lifts its stop: when none
+       does, a walk would add nothing, and the sets are closed under all three (so a round
+       that walked every run and added nothing is the last). */
+    for (int first = 1;; first = 0) {
+        if (first || last != chased) {
+            /* talon cards onto possible last cards (those `chased` had theirs already: the
+               others are a few, so card by card) */
+            for (uint64_t fresh = last & ~chased; fresh;) {
+                uint64_t children = 0;
+                for (uint64_t x = fresh; x; x &= x - 1) children |= CHILDREN[__builtin_ctzll(x)];
+                fresh = children & talon & ~last;
+                last |= fresh;
+            }
+            chased = last;
+            rise_in_order(r, (last | talon) & ~firsts, &up, count);
         }
-        chased = last;
-        rise_in_order(r, (last | talon) & ~firsts, &up, count);
-        was_walked = last;
-        for (int i = 0; i < p->count; i++) {
+        if (!walk) {
+            if (!(by_last & last) && !(by_up & up)) break;
+            walk = all_runs(p);
+            by_last = by_up = 0;
+        }
+        for (; walk; walk &= walk - 1) {
+            int i = __builtin_ctz(walk);
             const uint8_t *col = p->cards[i];
             int k = from[i];
             for (; k >= 0; k--) {
+                /* the card on col[k] is last (Python asks; here it always is): a run's top
+                   card is (each way puts a last card on top, and covers only cards it puts a
+                   card on), and the walk passes only last cards */
                 int on = col[k + 1];
                 if (last >> col[k] & 1) continue;
-                if (!(up >> on & 1) && !(last >> on & 1 && PARENTS[on] & last)) break;
+                if (!(up >> on & 1) && !(PARENTS[on] & last)) {
+                    by_last |= 1ULL << col[k] | PARENTS[on];
+                    by_up |= 1ULL << on;
+                    break;
+                }
                 last |= 1ULL << col[k];
             }
             from[i] = k;
         }
-    } while (last != was_walked);
+    }
+    *grown = (Grown){by_last, by_up, chased};
     *up_io = up;
     *last_io = last;
 }
@@ -1398,8 +1442,9 @@ static void columns_as_top_runs(const Work *w, Runs *cols, uint64_t below[4][53]
 
 /* `put_on_run` for the top-or-all test (`columns_as_top_runs`): the run's cards and its
    whole mask only; `more_mask`: the cards of `more`. */
-static int top_put(Runs *p, int j, int e, const uint8_t *more, int m, uint64_t more_mask,
-                   Made *made) {
+static inline __attribute__((always_inline)) int top_put(Runs *p, int j, int e,
+                                                      const uint8_t *more, int m,
+                                                      uint64_t more_mask, Made *made) {
     int q;
     uint64_t mask;
     if (j >= 0) { /* its cards up to e, as they are */
@@ -1407,14 +1452,14 @@ static int top_put(Runs *p, int j, int e, const uint8_t *more, int m, uint64_t m
         q = p->len[j] - 1;
         mask = p->below[j][q + 1];
         for (; cards[q] != e; q--) mask &= ~(1ULL << cards[q]);
-        for (int k = 0; k <= q; k++) made->cards[k] = cards[k];
+        memcpy(made->cards, cards, (size_t)q + 1);
     } else {
         j = p->count++;
         made->cards[0] = (uint8_t)e;
         q = 0;
         mask = 1ULL << e;
     }
-    for (int k = 0; k < m; k++) made->cards[q + 1 + k] = more[k];
+    memcpy(made->cards + q + 1, more, (size_t)m);
     made->below[q + 1 + m] = mask | more_mask;
     p->cards[j] = made->cards;
     p->below[j] = made->below;
@@ -1425,12 +1470,12 @@ static int top_put(Runs *p, int j, int e, const uint8_t *more, int m, uint64_t m
 /* board.Problem._covered: the sets once card e is covered (not a last card, not up, nor its
    suit above it; no longer in the talon). */
 static void covered(const Rules *r, int e, uint64_t *talon, uint64_t *up, uint64_t *last,
-                    int *count) {
+                    Counts *count) {
     *talon &= ~(1ULL << e);
     *last &= ~(1ULL << e);
     if (*up >> e & 1) {
         *up &= ~r->from[e];
-        count[e / 13] = r->rel[e];
+        count->of[e / 13] = r->rel[e];
     }
 }
 
@@ -1483,17 +1528,18 @@ static void column_links(Fp *h, const uint8_t *col, int len, int sign) {
     h->b += (uint64_t)sign * sum.b;
 }
 
-/* A reserve test: its depth, the memo (NULL: none), and its reserve count (its first call's
-   n). */
+/* A reserve test: its depth, the memo (NULL: none), its reserve count (its first call's n),
+   and the least n whose calls sum links (`sums_links`: deepest + 2, or none without the
+   memo). */
 typedef struct {
     CoveredMemo *memo;
-    int deepest, top;
+    int deepest, top, linked;
 } Trap;
 
 /* Whether `top_covered` of the reserve's n cards reads its runs' links: it keys its answer
    in the memo, or its ways' calls do (not the test's last card's, nor any without the memo:
    their links are not summed). */
-static int sums_links(const Trap *test, int n) { return test->memo && n - 1 > test->deepest; }
+static int sums_links(const Trap *test, int n) { return n >= test->linked; }
 
 /* Whether `top_covered` of the reserve's n cards keys its answer: not the test's first call,
    which another state's test would have to ask again (one in a thousand on skill draw 1 deal
@@ -1525,9 +1571,10 @@ static Fp covered_tag(const Rules *r, int n, int deepest) {
    cards that are not, and sends up cards that are either; a way covers a card in both). The
    constants' top bits are set and the inputs' are not, so no factor is 0. */
 static Fp covered_key(Fp h, int n, uint64_t talon, uint64_t up, uint64_t last,
-                      const int *count) {
-    uint64_t meta = (uint64_t)count[0] | (uint64_t)count[1] << 8 | (uint64_t)count[2] << 16 |
-                    (uint64_t)count[3] << 24 | (uint64_t)n << 32;
+                      Counts count) {
+    uint32_t counts;
+    memcpy(&counts, count.of, sizeof counts);
+    uint64_t meta = (uint64_t)counts | (uint64_t)n << 32; /* one-to-one on any byte order */
     uint64_t a = mix_a(h.a ^ mum(talon ^ 0x882efa98ec4e6c89ULL, up ^ 0xbe5466cf34e90c6cULL) ^
                        mum(last ^ 0xc52821e638d01377ULL, meta ^ 0xd1310ba698dfb5acULL));
     uint64_t b = mix_b(h.b + mum(talon ^ 0xc0ac29b7c97c50ddULL, up ^ 0x9216d5d98979fb1bULL) +
@@ -1536,14 +1583,16 @@ static Fp covered_key(Fp h, int n, uint64_t talon, uint64_t up, uint64_t last,
 }
 
 /* What `top_covered` hands each landing of the reserve's top t: the runs (changed by each
-   way and put back) and their links, the reserve count, the sets with t a last card. */
+   way and put back) and their links, the reserve count, the sets with t a last card, and
+   what its `top_grow` left. */
 typedef struct {
     Runs *runs;
     Fp h;
     int n;
     uint64_t talon, up, last;
-    const int *count;
+    Counts count;
     const uint8_t *t;
+    const Grown *grown;
 } Landing;
 
 static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int e,
@@ -1613,12 +1662,13 @@ static int refill_any(const Rules *r, const Runs *p, int n, uint64_t talon, uint
 }
 
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
-                       uint64_t up, uint64_t last, const int *count_in);
+                       uint64_t up, uint64_t last, Counts count, unsigned walk,
+                       const Grown *was);
 
-/* `top_covered` once `top_grow` has grown its sets. */
+/* `top_covered` once `top_grow` has grown its sets (what it leaves the ways in `grown`). */
 static inline __attribute__((always_inline)) int top_covered_grown(
     const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon, uint64_t up,
-    uint64_t last, const int *count) {
+    uint64_t last, Counts count, const Grown *grown) {
     int t = r->reserve[n - 1];
     RefillMemo memo;
     memo.ready = 0;
@@ -1644,8 +1694,9 @@ static inline __attribute__((always_inline)) int top_covered_grown(
        way either; a way `refill_dead` leaves is none). */
     uint8_t card = (uint8_t)t;
     uint64_t one[2], firsts = p->firsts;
-    if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count)) return 0;
-    Landing g = {p, h, n, talon, up, last | bit, count, &card};
+    if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count, 0, grown))
+        return 0;
+    Landing g = {p, h, n, talon, up, last | bit, count, &card, grown};
     for (uint64_t x = onto; x; x &= x - 1) /* t goes onto e */
         if (!landings_hold(r, test, &g, __builtin_ctzll(x), &card, 1, -1, last)) return 0;
     for (int i = 0; i < 4; i++) { /* a column empties, and t fills it */
@@ -1659,7 +1710,8 @@ static inline __attribute__((always_inline)) int top_covered_grown(
                 link_add(&hq, t, 52);
             }
             alone(p, i, &card, one);
-            int stays = top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count);
+            int stays =
+                top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count, 1u << i, grown);
             put_back(p, i, &kept);
             p->firsts = firsts;
             if (!stays) return 0;
@@ -1677,13 +1729,14 @@ static inline __attribute__((always_inline)) int top_covered_grown(
 /* board.Problem._top_covered: whether the top of the reserve's n cards, or one below it down
    to index `deepest`, can never leave it, in every way the cards above may have left (each
    way with its runs: the columns from their first cards, the cards landed on a card; h:
-   their links). The memo is not asked for the test's last card: its answer costs less than
-   a key. */
+   their links; `walk` and `was`: the runs the way changed and what the caller's `top_grow`
+   left, as `top_grow` takes them). The memo is not asked for the test's last card: its
+   answer costs less than a key. */
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
-                       uint64_t up, uint64_t last, const int *count_in) {
-    int count[4];
-    memcpy(count, count_in, sizeof count);
-    top_grow(r, p, p->firsts, talon, &up, &last, count);
+                       uint64_t up, uint64_t last, Counts count, unsigned walk,
+                       const Grown *was) {
+    Grown grown = *was;
+    top_grow(r, p, p->firsts, talon, walk, &grown, &up, &last, &count);
     CoveredMemo *m = NULL;
     Fp key = {0, 0};
     if (keyed(test, n)) {
@@ -1691,7 +1744,7 @@ static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, u
         m = &test->memo[key.a >> 20 & (COVERED_MEMO - 1)];
         if (m->a == key.a && m->check == (uint32_t)(key.b >> 32)) return m->answer;
     }
-    int answer = top_covered_grown(r, test, p, h, n, talon, up, last, count);
+    int answer = top_covered_grown(r, test, p, h, n, talon, up, last, count, &grown);
     if (m) *m = (CoveredMemo){key.a, (uint32_t)(key.b >> 32), answer};
     return answer;
 }
@@ -1717,10 +1770,10 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
         len = m + 1;
         for (uint64_t x = PARENTS[e] & last; x; x &= x - 1) under[ways++] = __builtin_ctzll(x);
     }
-    int on_e[4]; /* the sets once e is covered, for every way */
+    /* the sets once e is covered, for every way */
     uint64_t talon_e = g->talon, up_e = g->up, last_e = g->last;
-    memcpy(on_e, g->count, sizeof on_e);
-    covered(r, e, &talon_e, &up_e, &last_e, on_e);
+    Counts count_e = g->count;
+    covered(r, e, &talon_e, &up_e, &last_e, &count_e);
     /* the links every way changes alike: column i's first card on e, t first in it; or t on
        e (summed only for a call that keys its answer or asks further: `keyed`) */
     Fp h = g->h;
@@ -1738,14 +1791,13 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
     Kept kept_i, kept_j;
     if (i >= 0) keep(q, i, &kept_i);
     for (int k = 0; k < ways; k++) {
-        int c[4];
         uint64_t rest = talon_e, u = up_e, l = last_e, one[2];
+        Counts c = count_e;
         Made made;
         Fp hq = h;
-        memcpy(c, on_e, sizeof c);
         int on = e;
         if (under[k] >= 0) {
-            covered(r, under[k], &rest, &u, &l, c);
+            covered(r, under[k], &rest, &u, &l, &c);
             on = under[k];
             if (links) link_add(&hq, e, on);
         }
@@ -1759,7 +1811,8 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
             link_add(&hq, on, 53);
         }
         if (i >= 0) alone(q, i, g->t, one);
-        int stays = top_covered(r, test, q, hq, g->n - 1, rest, u, l, c);
+        int stays = top_covered(r, test, q, hq, g->n - 1, rest, u, l, c,
+                                1u << j | (i >= 0 ? 1u << i : 0), g->grown);
         if (was >= 0) put_back(q, was, &kept_j);
         if (i >= 0) put_back(q, i, &kept_i);
         q->count = count;
@@ -1782,16 +1835,18 @@ static int top_trapped(const Rules *r, const Work *w) {
     for (int i = 0; i < 4; i++) last |= 1ULL << w->col[i][w->len[i] - 1];
     uint64_t held = r->reserve_mask[n] | (w->cards & ~talon);
     uint64_t up = ALL_CARDS & ~(held | talon | cols.in);
-    int count[4]; /* per suit, the cards that may be up: from the start rank, in order */
-    for (int suit = 0; suit < 4; suit++) count[suit] = w->found[suit];
+    Counts count; /* per suit, the cards that may be up: from the start rank, in order */
+    memcpy(count.of, w->found, sizeof count.of);
     if (deepest < 0) deepest = 0;
-    Trap test = {r->covered_off ? NULL : covered_memo, deepest, n};
+    CoveredMemo *memo = r->covered_off ? NULL : covered_memo;
+    Trap test = {memo, deepest, n, memo ? deepest + 2 : INT_MAX};
     Fp h = {0, 0};
     if (sums_links(&test, n)) {
         h = covered_tag(r, n, deepest);
         for (int i = 0; i < 4; i++) column_links(&h, w->col[i], w->len[i], 1);
     }
-    return top_covered(r, &test, &cols, h, n, talon, up, last, count);
+    Grown none = {0, 0, 0};
+    return top_covered(r, &test, &cols, h, n, talon, up, last, count, all_runs(&cols), &none);
 }
 
 /* board.Problem.reserve_stuck */
