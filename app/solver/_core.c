@@ -3548,7 +3548,7 @@ typedef struct {
    drawing one card: cards up weigh little beside the reserve and the talon (app draw 1 with
    three passes 344 and 465 won; 465's winning line keeps cards in the columns and empties
    the reserve and the talon first), drawing three as before (app draw 3 with three passes
-   deal 64 was lost in the 10 s search with cards up 2, reserve cards 3; README). */
+   deal 64 was lost in the 10 s search with cards up 2, reserve cards 3; docs/solver.md). */
 static int beam_up(const Rules *r) { return r->draw == 1 ? 1 : 4; }
 static int beam_reserve(const Rules *r) { return r->draw == 1 ? 3 : 2; }
 
@@ -3697,7 +3697,7 @@ done:
    whose test asks every way each card above may leave (their number grows with the depth).
    Skill draw 1 deal 245 on two threads at 10 s: proved in 4 of 4 runs (7.09-7.11 M nodes,
    9.67-9.89 s) where 1 of 4 (6.66-6.76 M nodes made); the skill rows at 10 s the same
-   decided, p95 and nodes a second mostly better (README). */
+   decided, p95 and nodes a second mostly better (docs/solver.md). */
 static int deep_first(const Rules *r) { return r->mode != MODE_TOP_OR_ALL; }
 /* Between its shuffled runs the helper searches beams (`beam`), a third as much CPU time in
    all as the runs (a beam's node, whose children are all made, costs several of theirs):
@@ -3731,7 +3731,7 @@ static int beams_pay(const Rules *r) { return r->returns; }
    a third of its CPU time (BEAM_RUNS_SECOND), not a quarter. The first weights' beams 1,000
    and 4,000 wide come as soon as before (deals 64 85 370 are won by the one 4,000 wide: a
    second weights' beam before it had lost 64 and 85 in the 10 s search); the second weights
-   win deals 342 and 392 with a beam 4,000 wide, 35 and 82 16,000 wide, run alone (README). */
+   win deals 342 and 392 with a beam 4,000 wide, 35 and 82 16,000 wide, run alone (docs/solver.md). */
 static int beams_second(const Rules *r) { return r->returns && r->draw == 3 && r->passes >= 0; }
 #define BEAM_SECOND_FROM 4000
 #define BEAM_SECOND_UP 1
@@ -3997,7 +3997,7 @@ static void salt_rules(Rules *r);
    where 2-3), so that as many nodes took most of the main thread's time from the proofs
    of those deals (at 10 s, load 3.7: all three unknown; main's code: proved). A third
    kept them nearer main's times but left classic draw 1 with three passes 218 and 474
-   unknown (README). */
+   unknown (docs/solver.md). */
 #define RELAXED_CPU 1
 
 /* board.Problem.relaxed: whether a search under rules r also runs the relaxed rules' (draw

@@ -881,7 +881,7 @@ class Problem:
         the small-position tests prove it under), under draw 3 with
         unlimited passes (classic draw 3) or draw 1 with a pass limit (classic draw 1 with
         three passes), the same rules drawing one card with unlimited passes. (With top-or-all
-        moves and autocomplete, skill rules, it holds too but did not pay: README.)
+        moves and autocomplete, skill rules, it holds too but did not pay: docs/solver.md.)
 
         Every line of these rules is a line of the relaxed ones from the same state (the
         talon is one sequence and a pointer either way: a draw of three is three draws of

@@ -352,7 +352,7 @@ class Solver:
 # have made `Solver.BEAM_AFTER` nodes and BEAM_RUNS times the beams' so far, a beam (`beam`)
 # of the next width (`Solver.BEAM_FIRST`, then four times as wide), for BEAM_DEPTH nodes per
 # state of its width at most, each of its nodes counting BEAM_NODE_COST nodes of the budget
-# (it makes and scores every child of its state; see README). The two-thread search's
+# (it makes and scores every child of its state; see docs/solver.md). The two-thread search's
 # helper searches the same beams by CPU time instead (_core.c's `helper_main`).
 BEAM_WIDEST = 1 << 20
 BEAM_DEPTH = 128
@@ -580,14 +580,14 @@ the reserve and the talon (the beams run under app rules, where cards come back 
 foundations): app draw 1 with three passes deal 465's winning line keeps cards in the
 columns and empties the reserve and the talon first; with cards up 4 and reserve cards 2
 it fell behind the beam's states, which had sent cards up and then stuck. Drawing three,
-those weights lost app draw 3 with three passes deal 64 in the 10 s search (README)."""
+those weights lost app draw 3 with three passes deal 64 in the 10 s search (docs/solver.md)."""
 
 
 def beam_score(state: State, up: int, reserve: int) -> int:
     """How far along a state looks, for `beam`: cards up (`up` each), fewer reserve cards
     (`reserve` each), talon cards (3) and passes begun (12), empty columns (1). Without
     the talon and the passes the beams filled with states that had left the talon as it
-    was or burnt a pass for nothing (README)."""
+    was or burnt a pass for nothing (docs/solver.md)."""
     columns, talon, _, reserve_count, found, pass_number, _ = state
     return (
         up * sum(found)
