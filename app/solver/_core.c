@@ -183,6 +183,7 @@ typedef struct {
     uint16_t rank_bit[52];      /* 1 << rel */
     uint64_t reserve_mask[53]; /* by reserve count: its cards */
     uint64_t from[52];         /* the cards of each card's suit from it up (from the start rank) */
+    uint64_t below[52];        /* and those below it (`suit_below`) */
     uint64_t frozen_by[53];    /* by reserve count: its cards' suits from them up */
     uint64_t start_cards;      /* the start rank's four cards */
     int lookahead, certain;    /* the reserve test's (board.Problem.reserve_stuck) */
@@ -194,7 +195,7 @@ typedef struct {
     int64_t beam_after, beam_first; /* one thread's beams (`one_beam`): BEAM_FAIR_GO and
                                        BEAM_FIRST_WIDTH, or a test's */
     uint64_t opening; /* Core.opening: the search is that one shuffled run (0: the schedule) */
-    int8_t order_at[52]; /* each card's place in `order`, -1 if none (`back_in_talon`) */
+    int8_t order_at[52]; /* each card's place in `order`, -1 if none (`order_places`) */
     int covered_off; /* Core.covered_memo False: `top_covered` remembers nothing */
 } Rules;
 
@@ -596,9 +597,7 @@ static uint64_t last_cards(const Runs *p, const Frozen *fz, uint64_t seeds, uint
 }
 
 /* The cards of `card`'s suit below it (board.Problem._can_go_up: none of them frozen). */
-static uint64_t suit_below(const Rules *r, int card) {
-    return 0x1fffULL << 13 * (card / 13) & ~r->from[card];
-}
+static uint64_t suit_below(const Rules *r, int card) { return r->below[card]; }
 
 /* board.Problem._top_stays: whether the reserve's top (of n cards) can never leave, with
    runs p (`fz`: their frozen cards while the n stay), the talon's cards and the `seeds`
@@ -2249,7 +2248,8 @@ static inline __attribute__((always_inline)) Fp position_tag(uint64_t position) 
 }
 
 /* The key from the columns' hash and the rest of the state, with pointer class `position`. */
-static Fp finish_key(uint64_t a, uint64_t b, const Work *w, uint64_t position) {
+static inline __attribute__((always_inline)) Fp finish_key(uint64_t a, uint64_t b, const Work *w,
+                                                          uint64_t position) {
     uint64_t meta = (uint64_t)w->reserve;
     /* The constants' top bits are set and the inputs' are not, so no factor is 0. */
     a = mix_a(a ^ mum(w->cards ^ 0x882efa98ec4e6c89ULL, w->prot ^ 0xbe5466cf34e90c6cULL) ^
@@ -2401,6 +2401,21 @@ static int passed(const Table *dead, Fp key, int32_t value, int kind) {
     return 0;
 }
 
+/* Fetches the dead table's slots the search reads first for child c (`proved_lost`), as it
+   is made: the table is far bigger than the caches, and the first child's turn comes soon
+   after its siblings are made, too soon for a fetch asked then (`fetch_lookups` asks for
+   each next child's). */
+static void fetch_dead(const Table *dead, const Child *c) {
+    size_t mask = __atomic_load_n(&dead->mask, __ATOMIC_ACQUIRE);
+    const Slot *slots = __atomic_load_n(&dead->slots, __ATOMIC_ACQUIRE);
+    if (!slots) return;
+    __builtin_prefetch(&slots[c->key.a & mask]);
+    if (c->weakest) {
+        __builtin_prefetch(&slots[in_class(c->key, 0, 1).a & mask]);
+        __builtin_prefetch(&slots[in_class(c->key, 0, 2).a & mask]);
+    }
+}
+
 /* A step's result: settle it, drop it if lost, key it. */
 static void emit(Emit *e, Work *child, int priority, int draws, int card, int target) {
     if (e->n >= MAX_CHILDREN) return; /* cannot happen: at most a few dozen steps */
@@ -2417,6 +2432,7 @@ static void emit(Emit *e, Work *child, int priority, int draws, int card, int ta
     c->added = (uint8_t)(child->pass != e->pass);
     c->won = (uint8_t)won(child);
     c->key = finish_key(a, b, child, position);
+    if (e->dead) fetch_dead(e->dead, c);
     c->value = value_of(e->r, child);
     c->priority = (int8_t)priority;
     c->draws = (int16_t)draws;
@@ -2738,12 +2754,9 @@ static void child_of(const Rules *r, const Work *w, const Child *c, Work *out) {
         else
             put(out, target, card);
     } else if (w->cards & (1ULL << card)) {
-        uint8_t cards[64], positions[64];
-        int size = talon_cards(r, w, cards, positions), q = 0;
-        while (cards[q] != card) q++;
-        (void)size;
-        take_from_talon(out, positions[q], card);
-        out->pointer = (uint8_t)q;
+        int position = r->order_at[card]; /* the card's, and before it the waste's */
+        take_from_talon(out, position, card);
+        out->pointer = (uint8_t)bit_count(w->talon & ((1ULL << position) - 1));
         out->pass += c->added;
         if (target == FOUNDATION) {
             out->found[card / 13]++;
@@ -3113,22 +3126,27 @@ static int talon_returns(const Rules *r) {
     return r->mode == MODE_TOP_OR_ALL && r->draw == 1 && r->passes < 0;
 }
 
-/* search._Run._returns_lost: whether a state that reaches w by putting talon cards back on
-   a column (board.Problem.back_in_talon: a column's last j cards taken back into the
-   talon while each came from it and a card stays under them) is proved lost. */
-static int returns_lost(const Rules *r, const Work *w, const Table *dead) {
+/* The keys of the states that reach w by putting talon cards back on a column
+   (board.Problem.back_in_talon: a column's last j cards taken back into the talon while
+   each came from it and a card stays under them), in `back` (52 at most: one a column card);
+   their count. Each key's slot in the dead table is fetched at once: `returns_lost` reads
+   them only after the reserve test, and each is far from the others in a table far bigger
+   than the caches (asked one after another, each waited for memory alone). */
+static int back_keys(const Rules *r, const Work *w, const Table *dead, Fp *back) {
     if (!talon_returns(r)) return 0;
-    int least = w->reserve ? 2 : 1, hashed = 0;
+    size_t mask = __atomic_load_n(&dead->mask, __ATOMIC_ACQUIRE);
+    const Slot *slots = __atomic_load_n(&dead->slots, __ATOMIC_ACQUIRE);
+    int least = w->reserve ? 2 : 1, hashed = 0, count = 0;
     uint64_t ca[4], cb[4], a = 0, b = 0;
-    Work back; /* what `finish_key` reads of the state with the cards back: draw 1, so the
-                  pointer's class is 0 and the value 0 */
-    back.prot = 0;
-    back.reserve = w->reserve;
+    Work state; /* what `finish_key` reads of the state with the cards back: draw 1, so the
+                   pointer's class is 0 and the value 0 */
+    state.prot = 0;
+    state.reserve = w->reserve;
     for (int i = 0; i < 4; i++) {
         int n = w->len[i];
-        back.cards = w->cards;
+        state.cards = w->cards;
         while (n >= least && r->order_at[w->col[i][n - 1]] >= 0) {
-            back.cards |= 1ULL << w->col[i][--n];
+            state.cards |= 1ULL << w->col[i][--n];
             if (!hashed) { /* the columns' hashes, once: a column's cards back change it alone */
                 for (int j = 0; j < 4; j++) {
                     hash_column(w->col[j], w->len[j], &ca[j], &cb[j]);
@@ -3139,9 +3157,19 @@ static int returns_lost(const Rules *r, const Work *w, const Table *dead) {
             }
             uint64_t na, nb;
             hash_column(w->col[i], n, &na, &nb);
-            if (is_dead(dead, finish_key(a - ca[i] + na, b - cb[i] + nb, &back, 0), 0)) return 1;
+            back[count] = finish_key(a - ca[i] + na, b - cb[i] + nb, &state, 0);
+            if (slots) __builtin_prefetch(&slots[back[count].a & mask]);
+            count++;
         }
     }
+    return count;
+}
+
+/* search._Run._returns_lost: whether a state that reaches w by putting talon cards back on
+   a column (`back_keys`: their keys, `count` of them) is proved lost. */
+static int returns_lost(const Table *dead, const Fp *back, int count) {
+    for (int k = 0; k < count; k++)
+        if (is_dead(dead, back[k], 0)) return 1;
     return 0;
 }
 
@@ -3247,19 +3275,7 @@ static int ordered_children(Run *run, const Work *w, int free, size_t depth, uin
    memory. */
 static int place_children(Run *run, const uint16_t *order, int count) {
     RESERVE(run->mem, run->arena, run->arena_cap, run->arena_used + (size_t)count, return 0);
-    /* The dead table is far bigger than the caches: fetch the slots the loop will read. */
-    size_t mask = __atomic_load_n(&run->dead->mask, __ATOMIC_ACQUIRE);
-    const Slot *slots = __atomic_load_n(&run->dead->slots, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < count; i++) {
-        const Child *c = &run->scratch[order[i]];
-        run->arena[run->arena_used + i] = *c;
-        if (!slots) continue;
-        __builtin_prefetch(&slots[c->key.a & mask]);
-        if (c->weakest) {
-            __builtin_prefetch(&slots[in_class(c->key, 0, 1).a & mask]);
-            __builtin_prefetch(&slots[in_class(c->key, 0, 2).a & mask]);
-        }
-    }
+    for (int i = 0; i < count; i++) run->arena[run->arena_used + i] = run->scratch[order[i]];
     run->arena_used += (size_t)count;
     return 1;
 }
@@ -3436,7 +3452,9 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             Work parent, state;
             unpack(&frame->state, &parent);
             child_of(run->r, &parent, child, &state);
-            int made = stuck(run, &state, key) || returns_lost(run->r, &state, run->dead)
+            Fp back[52];
+            int backs = back_keys(run->r, &state, run->dead, back);
+            int made = stuck(run, &state, key) || returns_lost(run->dead, back, backs)
                            ? prove_stuck(run, &state, key, value)
                            : enter(run, &state, key, value, child->draws, child->card,
                                    child->target, 1);
@@ -4257,10 +4275,18 @@ static void salt_rules(Rules *r) {
     r->salt = h;
 }
 
+/* Each card's place in the talon order (`order_at`): where a talon step's card lies
+   (`child_of`), and which cards came from the talon (`back_keys`). */
+static void order_places(Rules *r) {
+    memset(r->order_at, -1, sizeof r->order_at);
+    for (int i = 0; i < r->order_size; i++) r->order_at[r->order[i]] = (int8_t)i;
+}
+
 /* A state in its own talon order: for the functions the tests compare with board.py. */
 static int own_state(Core *self, PyObject *obj, Rules *r, Work *w) {
     *r = self->rules;
     if (!parse_state(r, obj, w, r->order, &r->order_size)) return 0;
+    order_places(r);
     salt_rules(r);
     return 1;
 }
@@ -4392,8 +4418,7 @@ static int begin(Core *self, PyObject *obj, Rules *r, Work *root) {
     }
     *r = self->rules;
     if (!parse_state(r, obj, root, r->order, &r->order_size)) return 0;
-    memset(r->order_at, -1, sizeof r->order_at);
-    for (int i = 0; i < r->order_size; i++) r->order_at[r->order[i]] = (int8_t)i;
+    order_places(r);
     salt_rules(r);
     if (subsequence(r->order, r->order_size, self->master, self->master_size)) {
     } else if (subsequence(self->master, self->master_size, r->order, r->order_size)) {
@@ -4634,6 +4659,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
         r->from[c] = 0;
         for (int d = c / 13 * 13; d < c / 13 * 13 + 13; d++)
             if (r->rel[d] >= r->rel[c]) r->from[c] |= 1ULL << d;
+        r->below[c] = 0x1fffULL << 13 * (c / 13) & ~r->from[c];
     }
     r->frozen_by[0] = 0;
     for (int i = 0; i < r->reserve_size; i++)
