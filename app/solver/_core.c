@@ -483,9 +483,10 @@ typedef struct {
     const uint64_t *below[MAX_RUNS];
 } Runs;
 
-/* A run made for one case: its cards and their masks. */
+/* A run made for one case: its cards (52 at most, and room to copy in 8-byte words) and
+   their masks. */
 typedef struct {
-    uint8_t cards[56];
+    uint8_t cards[64];
     uint64_t below[56];
 } Made;
 
@@ -1440,7 +1441,8 @@ static void columns_as_top_runs(const Work *w, Runs *cols, uint64_t below[4][53]
 }
 
 /* `put_on_run` for the top-or-all test (`columns_as_top_runs`): the run's cards and its
-   whole mask only; `more_mask`: the cards of `more`. */
+   whole mask only; `more_mask`: the cards of `more`. Its runs' cards (a column's, `Made`'s,
+   a reserve card alone) have room to copy in 8-byte words, as the runs are short. */
 static inline __attribute__((always_inline)) int top_put(Runs *p, int j, int e,
                                                       const uint8_t *more, int m,
                                                       uint64_t more_mask, Made *made) {
@@ -1451,14 +1453,14 @@ static inline __attribute__((always_inline)) int top_put(Runs *p, int j, int e,
         q = p->len[j] - 1;
         mask = p->below[j][q + 1];
         for (; cards[q] != e; q--) mask &= ~(1ULL << cards[q]);
-        memcpy(made->cards, cards, (size_t)q + 1);
+        copy_words(made->cards, cards, q + 1);
     } else {
         j = p->count++;
         made->cards[0] = (uint8_t)e;
         q = 0;
         mask = 1ULL << e;
     }
-    memcpy(made->cards + q + 1, more, (size_t)m);
+    copy_words(made->cards + q + 1, more, m);
     made->below[q + 1 + m] = mask | more_mask;
     p->cards[j] = made->cards;
     p->below[j] = made->below;
@@ -1691,13 +1693,13 @@ static inline __attribute__((always_inline)) int top_covered_grown(
     }
     /* Above it, each way in turn (none: the card stays; `lands` false: `landings_hold` has no
        way either; a way `refill_dead` leaves is none). */
-    uint8_t card = (uint8_t)t;
+    uint8_t card[8] = {(uint8_t)t}; /* t as a run, with room to copy in 8-byte words */
     uint64_t one[2], firsts = p->firsts;
     if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count, 0, grown))
         return 0;
-    Landing g = {p, h, n, talon, up, last | bit, count, &card, grown};
+    Landing g = {p, h, n, talon, up, last | bit, count, card, grown};
     for (uint64_t x = onto; x; x &= x - 1) /* t goes onto e */
-        if (!landings_hold(r, test, &g, __builtin_ctzll(x), &card, 1, -1, last)) return 0;
+        if (!landings_hold(r, test, &g, __builtin_ctzll(x), card, 1, -1, last)) return 0;
     for (int i = 0; i < 4; i++) { /* a column empties, and t fills it */
         int f = p->cards[i][0];
         if (last >> f & 1 && !(suit_below(r, f) & ~up)) { /* its cards go up */
@@ -1708,7 +1710,7 @@ static inline __attribute__((always_inline)) int top_covered_grown(
                 column_links(&hq, kept.cards, kept.len, -1);
                 link_add(&hq, t, 52);
             }
-            alone(p, i, &card, one);
+            alone(p, i, card, one);
             int stays =
                 top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count, 1u << i, grown);
             put_back(p, i, &kept);
@@ -1754,7 +1756,7 @@ static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, u
    on in `last`, covered too. */
 static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int e,
                          const uint8_t *more, int m, int i, uint64_t last) {
-    uint8_t landed[56];
+    uint8_t landed[64];
     const uint8_t *put = more;
     int under[2], ways = 0, len = m;
     uint64_t put_mask = i >= 0 ? g->runs->below[i][m] : 1ULL << *more;
@@ -1764,7 +1766,7 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
     } else {
         put_mask |= 1ULL << e;
         landed[0] = (uint8_t)e;
-        memcpy(landed + 1, more, (size_t)m);
+        copy_words(landed + 1, more, m);
         put = landed;
         len = m + 1;
         for (uint64_t x = PARENTS[e] & last; x; x &= x - 1) under[ways++] = __builtin_ctzll(x);
