@@ -269,6 +269,27 @@ static int reach(const Rules *r, int pointer, int size, int pass, Reach *out) {
     return n;
 }
 
+/* `reach`'s steps to the talon's `wanted` cards alone, drawing one with unlimited passes,
+   where it reaches every card: the q-th card (from the waste's first) in draws from the
+   pointer p, 0 for the waste's top, q - p past it, and past the turn of the waste after
+   the talon's s cards, s - p + 1 + q; in `reach`'s order, by draws. Each step's card and
+   its position in the talon order go in cards[q - 1] and positions[q - 1] (`talon_cards`);
+   their count. */
+static int reach_wanted(const Rules *r, const Work *w, uint64_t wanted, uint8_t *cards,
+                        uint8_t *positions, Reach *out) {
+    int n = 0, p = w->pointer, s = bit_count(w->talon);
+    for (uint64_t x = wanted & w->cards; x; x &= x - 1) {
+        int card = __builtin_ctzll(x), position = r->order_at[card];
+        int q = bit_count(w->talon & ((1ULL << position) - 1)) + 1;
+        int draws = q > p ? q - p : q == p ? 0 : s - p + 1 + q, k = n++;
+        for (; k > 0 && out[k - 1].draws > draws; k--) out[k] = out[k - 1];
+        out[k] = (Reach){q, draws, 0};
+        cards[q - 1] = (uint8_t)card;
+        positions[q - 1] = (uint8_t)position;
+    }
+    return n;
+}
+
 /* board.Problem._lift: column i cut at s, refilled from the reserve if emptied. */
 static void lift(const Rules *r, Work *w, int i, int s) {
     w->len[i] = (uint8_t)s;
@@ -2627,9 +2648,14 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
             if (top >= 0) wanted |= 1ULL << CHILD[top][0] | 1ULL << CHILD[top][1];
         }
         uint8_t cards[64], positions[64];
-        int size = talon_cards(r, w, cards, positions);
         Reach steps[160];
-        int n = reach(r, w->pointer, size, w->pass, steps);
+        int n;
+        if (r->draw == 1 && r->passes < 0 && empty < 0 && !e.prune_swaps) {
+            n = reach_wanted(r, w, wanted, cards, positions, steps);
+        } else {
+            int size = talon_cards(r, w, cards, positions);
+            n = reach(r, w->pointer, size, w->pass, steps);
+        }
         for (int k = 0; k < n; k++) {
             int q = steps[k].q, draws = steps[k].draws, added = steps[k].added;
             int card = cards[q - 1];
