@@ -1364,17 +1364,17 @@ typedef struct {
 
 /* board.Problem._top_grow: the least sets `up` and `last` closed under `_top_trapped`'s
    rules, the first cards `firsts` staying; `count` follows `up`. `walk`: the runs to walk at
-   first (by index); *grown holds the others' stops and the cards chased (the caller's), and
-   then this call's. So a way's call walks at first only the runs the way changed: the
+   first (by index); *was holds the others' stops and the cards chased (the caller's), and
+   *grown then this call's. So a way's call walks at first only the runs the way changed: the
    caller's other runs are as they were then, with every card above their stops still last
    (a way covers only cards of the runs it changes), so only a card that lifts a stop lets
    one go on; and it chases the talon from its new last cards only (a card the way covers
    leaves the talon too). */
 static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t talon,
-                     unsigned walk, Grown *grown, uint64_t *up_io, uint64_t *last_io,
-                     Counts *count) {
-    uint64_t up = *up_io, last = *last_io, chased = grown->chased;
-    uint64_t by_last = grown->by_last, by_up = grown->by_up;
+                     unsigned walk, const Grown *was, Grown *grown, uint64_t *up_io,
+                     uint64_t *last_io, Counts *count) {
+    uint64_t up = *up_io, last = *last_io, chased = was->chased;
+    uint64_t by_last = was->by_last, by_up = was->by_up;
     int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
     for (int i = 0; i < MAX_RUNS; i++) from[i] = p->len[i] - 2; /* all: one step, no count */
     /* Each round chases the talon and sends cards up to a closure (again only once the walk
@@ -1437,27 +1437,6 @@ static void columns_as_runs(const Work *w, Runs *cols, uint64_t below[4][53]) {
         make_below(w->col[i], 0, w->len[i], below[i]);
         cols->firsts |= 1ULL << w->col[i][0];
         cols->in |= below[i][w->len[i]];
-    }
-}
-
-/* The columns as the top-or-all test's runs: that test reads of a run's masks only the
-   whole run's, below[i][len[i]] (`run_with`, the cards of a column that moves), so only
-   that one is made here, and by `top_put`. */
-static void columns_as_top_runs(const Work *w, Runs *cols, uint64_t below[4][53]) {
-    cols->count = 4;
-    cols->firsts = cols->in = 0;
-    for (int i = 4; i < MAX_RUNS; i++) cols->len[i] = 0; /* read by `top_grow`, unused */
-    for (int i = 0; i < 4; i++) {
-        const uint8_t *col = w->col[i];
-        int len = w->len[i];
-        uint64_t mask = 0;
-        for (int k = 0; k < len; k++) mask |= 1ULL << col[k];
-        cols->len[i] = len;
-        cols->cards[i] = col;
-        cols->below[i] = below[i];
-        below[i][len] = mask;
-        cols->firsts |= 1ULL << col[0];
-        cols->in |= mask;
     }
 }
 
@@ -1548,6 +1527,36 @@ static void column_links(Fp *h, const uint8_t *col, int len, int sign) {
     for (int k = 1; k < len; k++) link_add(&sum, col[k], col[k - 1]);
     h->a += (uint64_t)sign * sum.a;
     h->b += (uint64_t)sign * sum.b;
+}
+
+/* The columns as the top-or-all test's runs: that test reads of a run's masks only the
+   whole run's, below[i][len[i]] (`run_with`, the cards of a column that moves), so only
+   that one is made here, and by `top_put`. With `links`, their links are added to it in
+   the same walk down the cards (`column_links`). */
+static void columns_as_top_runs(const Work *w, Runs *cols, uint64_t below[4][53], Fp *links) {
+    cols->count = 4;
+    cols->firsts = cols->in = 0;
+    for (int i = 4; i < MAX_RUNS; i++) cols->len[i] = 0; /* read by `top_grow`, unused */
+    for (int i = 0; i < 4; i++) {
+        const uint8_t *col = w->col[i];
+        int len = w->len[i];
+        uint64_t mask = 1ULL << col[0];
+        if (links) {
+            link_add(links, col[0], 52);
+            for (int k = 1; k < len; k++) {
+                mask |= 1ULL << col[k];
+                link_add(links, col[k], col[k - 1]);
+            }
+        } else {
+            for (int k = 1; k < len; k++) mask |= 1ULL << col[k];
+        }
+        cols->len[i] = len;
+        cols->cards[i] = col;
+        cols->below[i] = below[i];
+        below[i][len] = mask;
+        cols->firsts |= 1ULL << col[0];
+        cols->in |= mask;
+    }
 }
 
 /* A reserve test: its depth, the memo (NULL: none), its reserve count (its first call's n),
@@ -1757,8 +1766,8 @@ static inline __attribute__((always_inline)) int top_covered_grown(
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
                        uint64_t up, uint64_t last, Counts count, unsigned walk,
                        const Grown *was) {
-    Grown grown = *was;
-    top_grow(r, p, p->firsts, talon, walk, &grown, &up, &last, &count);
+    Grown grown;
+    top_grow(r, p, p->firsts, talon, walk, was, &grown, &up, &last, &count);
     CoveredMemo *m = NULL;
     Fp key = {0, 0};
     if (keyed(test, n)) {
@@ -1851,22 +1860,20 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
 static int top_trapped(const Rules *r, const Work *w) {
     int n = w->reserve, deepest = n - 1 - r->lookahead;
     uint64_t talon = talon_in_reach(r, w, deepest > 0 ? deepest : 0);
+    if (deepest < 0) deepest = 0;
+    CoveredMemo *memo = r->covered_off ? NULL : covered_memo;
+    Trap test = {memo, deepest, n, memo ? deepest + 2 : INT_MAX};
+    Fp h = {0, 0};
+    int links = sums_links(&test, n);
+    if (links) h = covered_tag(r, n, deepest);
     Runs cols;
     uint64_t below[4][53], last = 0;
-    columns_as_top_runs(w, &cols, below);
+    columns_as_top_runs(w, &cols, below, links ? &h : NULL);
     for (int i = 0; i < 4; i++) last |= 1ULL << w->col[i][w->len[i] - 1];
     uint64_t held = r->reserve_mask[n] | (w->cards & ~talon);
     uint64_t up = ALL_CARDS & ~(held | talon | cols.in);
     Counts count; /* per suit, the cards that may be up: from the start rank, in order */
     memcpy(count.of, w->found, sizeof count.of);
-    if (deepest < 0) deepest = 0;
-    CoveredMemo *memo = r->covered_off ? NULL : covered_memo;
-    Trap test = {memo, deepest, n, memo ? deepest + 2 : INT_MAX};
-    Fp h = {0, 0};
-    if (sums_links(&test, n)) {
-        h = covered_tag(r, n, deepest);
-        for (int i = 0; i < 4; i++) column_links(&h, w->col[i], w->len[i], 1);
-    }
     Grown none = {0, 0, 0};
     return top_covered(r, &test, &cols, h, n, talon, up, last, count, all_runs(&cols), &none);
 }
