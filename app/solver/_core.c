@@ -803,7 +803,16 @@ static int doomed(const Rules *r, Runs *cols, const Frozen *fz, int n, uint64_t 
 static uint64_t talon_in_reach(const Rules *r, const Work *w, int stay) {
     if (r->passes < 0 || w->pass < r->passes) return w->cards;
     uint8_t cards[64], positions[64];
-    int size = talon_cards(r, w, cards, positions);
+    uint64_t reach = 0;
+    int size;
+    if (r->draw == 1) { /* the cards past the waste come to its top one at a time: in reach */
+        uint64_t m = w->talon;
+        for (size = 0; size < w->pointer; size++, m &= m - 1)
+            cards[size] = r->order[__builtin_ctzll(m)];
+        for (; m; m &= m - 1) reach |= 1ULL << r->order[__builtin_ctzll(m)];
+    } else {
+        size = talon_cards(r, w, cards, positions);
+    }
     uint64_t home = 0; /* the cards on the foundations */
     for (int suit = 0; suit < 4; suit++) {
         if (w->found[suit] == 13)
@@ -811,7 +820,7 @@ static uint64_t talon_in_reach(const Rules *r, const Work *w, int stay) {
         else if (w->found[suit])
             home |= suit_below(r, suit * 13 + (r->start_rank + w->found[suit]) % 13);
     }
-    uint64_t frozen = r->frozen_by[stay], held = home | r->reserve_mask[stay], reach = 0;
+    uint64_t frozen = r->frozen_by[stay], held = home | r->reserve_mask[stay];
     for (int start = 0, end = w->pointer; start < size;) {
         uint64_t under = 0;
         for (int k = start; k < end; k++) under |= 1ULL << cards[k];
