@@ -3173,9 +3173,9 @@ static int talon_returns(const Rules *r) {
 /* The keys of the states that reach w by putting talon cards back on a column
    (board.Problem.back_in_talon: a column's last j cards taken back into the talon while
    each came from it and a card stays under them), in `back` (52 at most: one a column card);
-   their count. Each key's slot in the dead table is fetched at once: `returns_lost` reads
-   them only after the reserve test, and each is far from the others in a table far bigger
-   than the caches (asked one after another, each waited for memory alone). */
+   their count. Each key's slot in the dead table is fetched at once, as each is far from
+   the others in a table far bigger than the caches: asked one after another, each waited
+   for memory alone (`returns_lost`). */
 static int back_keys(const Rules *r, const Work *w, const Table *dead, Fp *back) {
     if (!talon_returns(r)) return 0;
     size_t mask = __atomic_load_n(&dead->mask, __ATOMIC_ACQUIRE);
@@ -3496,9 +3496,12 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             Work parent, state;
             unpack(&frame->state, &parent);
             child_of(run->r, &parent, child, &state);
+            /* search._Run.advance asks the reserve test first: the same states are proved
+               lost either way, and `returns_lost` costs less (on skill draw 1 deal 245 it
+               proves 6 % of the states lost and spares their tests) */
             Fp back[52];
             int backs = back_keys(run->r, &state, run->dead, back);
-            int made = stuck(run, &state, key) || returns_lost(run->dead, back, backs)
+            int made = returns_lost(run->dead, back, backs) || stuck(run, &state, key)
                            ? prove_stuck(run, &state, key, value)
                            : enter(run, &state, key, value, child->draws, child->card,
                                    child->target, 1);
