@@ -1531,7 +1531,7 @@ class Problem:
                 for p in _PARENTS[e]
                 if last[p] < _NEVER and not mine >> p & 1
             ]
-        out = []
+        out: list[tuple[Sequence[bytes], int, list[int], list[int], int]] = []
         for put, under in ways:
             u, lst = self._timed_cover(e, up, last)
             left = gone | _BIT[e]
