@@ -3275,8 +3275,9 @@ typedef struct {
    and the caller proves it as a fresh one (`prove_stuck`): the earlier state's proofs do
    not always cover it (with limited passes, another pass or pointer class; with draw 1, a
    lower value), and search._Run proves every stuck state it meets. In the last pass of
-   limited passes the test looks at the pointer (`talon_in_reach`), and the key in class 0
-   stands for every pass: such states are tested each time, and not remembered. Drawing one
+   limited passes the test looks at the pointer (`talon_in_reach`, `timed_trapped`), and
+   the key in class 0 stands for every pass: such states are tested each time, and not
+   remembered. Drawing one
    with unlimited passes every state is of class 0 and value 0, so a state met again in a
    run is skipped before its test (in the run's index, or proved lost): the table would
    never answer (skill draw 1 deal 245, 2 million tests, none), and its slot, read far from
