@@ -570,8 +570,8 @@ class Problem:
         """With whole-column (or, `_top_trapped`, top-or-all) moves and no cards back
         from the foundations: a proof that the state cannot be won because a reserve
         card can never leave it (False says nothing). With top-or-all moves in the last
-        pass of limited passes it follows the stock's order (`_timed_trapped`). It is made once per state the
-        search expands, as it looks further than `lost` and costs more.
+        pass of limited passes it follows the stock's order (`_timed_trapped`). It is made
+        once per state the search expands, as it looks further than `lost` and costs more.
 
         Say the reserve's top card t first leaves at some moment T. Until then the
         reserve's other cards stay under it and no column is ever empty. Call a card
