@@ -1887,13 +1887,281 @@ static int top_trapped(const Rules *r, const Work *w) {
     return top_covered(r, &test, &cols, h, n, talon, up, last, count, all_runs(&cols), &none);
 }
 
+/* -- the reserve test in the last pass, following the stock's order ------------------- */
+
+#define DRAWS 53 /* the most draws a last pass has left, and its start */
+
+/* The talon as the last pass deals it (`board.Problem._timed_trapped`'s `deal`): its cards in
+   order, the waste first; the draws left (`lots`); the cards that never come to the waste's
+   top (`stays`); the reserve test's deepest card (index). */
+typedef struct {
+    uint8_t cards[64];
+    int size, pointer, draw, lots, deepest;
+    uint64_t stays;
+} Deal;
+
+/* `_timed_grow`'s times as sets: after each draw j (from a call's start on), the cards that
+   may be up and may be last cards by then (each grows with j). A card's time in
+   `board.Problem._timed_grow` is the first j whose set holds it. */
+typedef struct {
+    uint64_t up[DRAWS], last[DRAWS];
+} Drawn;
+
+/* What a call of `timed_covered` grows from: its caller's sets (`was`, from draw `start`
+   on), less the cards the way covers (`covered_up`, `covered_last`), with t's own (`seed_up`,
+   `seed_last`), from the draw the way may be taken (`start`). */
+typedef struct {
+    const Drawn *was;
+    uint64_t covered_up, covered_last, seed_up, seed_last;
+    int start;
+} Grow;
+
+/* For `timed_grow`: `up` with each suit's cards of `free` sent up in order, from its next
+   one (those not up that lie one rank above an up card, or start the suit). */
+static uint64_t rise_free(const Rules *r, uint64_t free, uint64_t up) {
+    const uint64_t aces = 1ULL | 1ULL << 13 | 1ULL << 26 | 1ULL << 39;
+    for (;;) {
+        uint64_t above = (up << 1 & ~aces) | (up & aces << 12) >> 12;
+        uint64_t next = free & (above | r->start_cards) & ~up;
+        if (!next) return up;
+        up |= next;
+    }
+}
+
+/* Whether the reserve's top t (the n-th card) has a way to leave with the sets `up` and
+   `last` (`_timed_covered` with no card below it to ask of). */
+static int timed_way(const Rules *r, const Runs *p, int t, uint64_t up, uint64_t last) {
+    if (!(suit_below(r, t) & ~up)) return 1;
+    for (uint64_t x = PARENTS[t] & last; x; x &= x - 1) {
+        int e = __builtin_ctzll(x);
+        if (run_with(p, e) >= 0 || PARENTS[e] & last) return 1;
+    }
+    for (int i = 0; i < 4; i++) {
+        int f = p->cards[i][0];
+        if (last >> f & 1 && !(suit_below(r, f) & ~up)) return 1;
+        uint64_t mine = p->below[i][p->len[i]];
+        for (uint64_t x = PARENTS[f] & last & ~mine; x; x &= x - 1) {
+            int e = __builtin_ctzll(x);
+            if (run_with(p, e) >= 0 || PARENTS[e] & last & ~mine) return 1;
+        }
+    }
+    return 0;
+}
+
+/* board.Problem._timed_grow, as sets draw by draw into *out (from g->start on). With fewer
+   steps: a walk down a run goes on from where it stopped (the sets only grow), and a round
+   walks only when `up` or `last` changed since the last walk; so a draw that brings nothing
+   new costs a look at the waste's top. `watch` (the reserve's top, or -1): stop as soon as
+   it has a way (`timed_way`), with 1 (the sets then unfinished); else 0. */
+static int timed_grow(const Rules *r, const Runs *p, const Deal *s, uint64_t gone,
+                      uint64_t held, const Grow *g, int watch, Drawn *out) {
+    const Drawn *was = g->was;
+    int start = g->start, lots = s->lots, stop[MAX_RUNS];
+    uint64_t up = (was->up[start] & ~g->covered_up) | g->seed_up;
+    uint64_t last = (was->last[start] & ~g->covered_last) | g->seed_last;
+    uint64_t firsts = p->firsts, walked_up = ~0ULL, walked_last = ~0ULL;
+    for (int i = 0; i < p->count; i++) stop[i] = p->len[i] - 2;
+    for (int j = start; j <= lots; j++) {
+        if (j > start) {
+            up |= was->up[j] & ~g->covered_up;
+            last |= was->last[j] & ~g->covered_last;
+        }
+        int end = s->pointer + j * s->draw;
+        if (end > s->size) end = s->size;
+        for (;;) {
+            uint64_t was_up = up, was_last = last, exposed = 0, left = up | last;
+            for (int q = end - 1; q >= 0; q--) { /* the cards that may be the waste's top */
+                int y = s->cards[q];
+                if (gone >> y & 1) continue;
+                exposed |= 1ULL << y;
+                if (!(left >> y & 1)) break;
+            }
+            exposed &= ~held;
+            for (uint64_t fresh = last; fresh;) { /* exposed talon cards onto last cards */
+                fresh = children_of(fresh) & exposed & ~last;
+                last |= fresh;
+            }
+            up = rise_free(r, (last | exposed) & ~firsts, up);
+            if (up != walked_up || last != walked_last) {
+                walked_up = up;
+                walked_last = last;
+                for (int i = 0; i < p->count; i++) {
+                    const uint8_t *col = p->cards[i];
+                    int k = stop[i];
+                    for (; k >= 0; k--) {
+                        int on = col[k + 1];
+                        if (last >> col[k] & 1) continue;
+                        if (!(up >> on & 1) && !(last >> on & 1 && PARENTS[on] & last)) break;
+                        last |= 1ULL << col[k];
+                    }
+                    stop[i] = k;
+                }
+            }
+            if (up == was_up && last == was_last) break;
+        }
+        if (watch >= 0 && timed_way(r, p, watch, up, last)) return 1;
+        out->up[j] = up;
+        out->last[j] = last;
+    }
+    return 0;
+}
+
+/* The first draw from `start` at which `card` is in the sets `sets` (d->up or d->last), or
+   NEVER. */
+#define NEVER 255 /* board._NEVER */
+static int first_in(const uint64_t *sets, int start, int lots, int card) {
+    for (int j = start; j <= lots; j++)
+        if (sets[j] >> card & 1) return j;
+    return NEVER;
+}
+
+/* The first draw from `start` at which every lower card of `card`'s suit may be up. */
+static int rises_from(const Rules *r, const Drawn *d, int start, int lots, int card) {
+    uint64_t below = suit_below(r, card);
+    for (int j = start; j <= lots; j++)
+        if (!(below & ~d->up[j])) return j;
+    return NEVER;
+}
+
+static int timed_covered(const Rules *r, const Deal *s, Runs *p, int n, uint64_t gone,
+                         const Grow *g);
+
+/* board.Problem._timed_landings: whether the next card stays in every way `more` (m cards)
+   lands on card e (and t alone fills column i, if i >= 0; `more` is then that column's
+   cards, `mine` their bits), with the sets `d` grown from draw `start`. */
+static int timed_landings_hold(const Rules *r, const Deal *s, Runs *p, int n, int e,
+                               const uint8_t *more, int m, int i, uint64_t mine,
+                               uint64_t gone, const Drawn *d, int start) {
+    const uint8_t *card = &r->reserve[n - 1];
+    int at = first_in(d->last, start, s->lots, e), under[2], ways = 0, len = m;
+    uint8_t landed[56];
+    const uint8_t *put = more;
+    uint64_t put_mask = i >= 0 ? mine : 1ULL << *more, final = d->last[s->lots];
+    int e_run = run_with(p, e);
+    if (e_run >= 0) {
+        under[ways++] = -1;
+    } else {
+        put_mask |= 1ULL << e;
+        landed[0] = (uint8_t)e;
+        memcpy(landed + 1, more, (size_t)m);
+        put = landed;
+        len = m + 1;
+        for (uint64_t x = PARENTS[e] & final & ~mine; x; x &= x - 1)
+            under[ways++] = __builtin_ctzll(x);
+    }
+    int count = p->count;
+    uint64_t firsts = p->firsts;
+    Kept kept_i, kept_j;
+    if (i >= 0) keep(p, i, &kept_i);
+    for (int k = 0; k < ways; k++) {
+        Grow next = {d, r->from[e], 1ULL << e, 0, 1ULL << *card, at};
+        uint64_t left = gone | 1ULL << e, one[2];
+        int on = e;
+        if (under[k] >= 0) {
+            on = under[k];
+            next.covered_up |= r->from[on];
+            next.covered_last |= 1ULL << on;
+            left |= 1ULL << on;
+        }
+        int was = under[k] >= 0 ? run_with(p, on) : e_run;
+        if (was >= 0) keep(p, was, &kept_j);
+        Made made;
+        top_put(p, was, on, put, len, put_mask, &made);
+        if (i >= 0) alone(p, i, card, one);
+        int stays = timed_covered(r, s, p, n - 1, left, &next);
+        if (was >= 0) put_back(p, was, &kept_j);
+        if (i >= 0) put_back(p, i, &kept_i);
+        p->count = count;
+        p->firsts = firsts;
+        if (!stays) return 0;
+    }
+    return 1;
+}
+
+/* board.Problem._timed_covered: whether the top of the reserve's n cards, or one below it
+   down to index `deepest`, can never leave it (its sets grown as `g` says). */
+static int timed_covered(const Rules *r, const Deal *s, Runs *p, int n, uint64_t gone,
+                         const Grow *g) {
+    int t = r->reserve[n - 1], lots = s->lots, start = g->start;
+    uint64_t held = r->reserve_mask[n] | s->stays;
+    Drawn d;
+    if (n - 1 <= s->deepest) /* the test's last card: whether it has a way */
+        return !timed_grow(r, p, s, gone, held, g, t, &d);
+    timed_grow(r, p, s, gone, held, g, -1, &d);
+    uint64_t up = d.up[lots], last = d.last[lots], bit = 1ULL << t;
+    int rise = rises_from(r, &d, start, lots, t);
+    if (rise < NEVER) { /* t goes up */
+        Grow next = {&d, 0, 0, bit, bit, rise};
+        if (!timed_covered(r, s, p, n - 1, gone, &next)) return 0;
+    }
+    for (uint64_t x = PARENTS[t] & last; x; x &= x - 1) /* t goes onto e */
+        if (!timed_landings_hold(r, s, p, n, __builtin_ctzll(x), &r->reserve[n - 1], 1, -1, 0,
+                                 gone, &d, start))
+            return 0;
+    for (int i = 0; i < 4; i++) { /* a column empties, and t fills it */
+        int f = p->cards[i][0];
+        if (last >> f & 1 && !(suit_below(r, f) & ~up)) { /* its cards go up */
+            int at = first_in(d.last, start, lots, f), rises = rises_from(r, &d, start, lots, f);
+            Grow next = {&d, 0, 0, 0, bit, at > rises ? at : rises};
+            Kept kept;
+            uint64_t firsts = p->firsts, one[2];
+            keep(p, i, &kept);
+            alone(p, i, &r->reserve[n - 1], one);
+            int stays = timed_covered(r, s, p, n - 1, gone, &next);
+            put_back(p, i, &kept);
+            p->firsts = firsts;
+            if (!stays) return 0;
+        }
+        uint64_t mine = p->below[i][p->len[i]];
+        for (uint64_t x = PARENTS[f] & last & ~mine; x; x &= x - 1) /* it goes onto e */
+            if (!timed_landings_hold(r, s, p, n, __builtin_ctzll(x), p->cards[i], p->len[i], i,
+                                     mine, gone, &d, start))
+                return 0;
+    }
+    return 1;
+}
+
+/* board.Problem._timed_trapped */
+static int timed_trapped(const Rules *r, const Work *w, uint64_t stays) {
+    Deal s;
+    uint8_t positions[64];
+    s.size = talon_cards(r, w, s.cards, positions);
+    s.pointer = w->pointer;
+    s.draw = r->draw;
+    s.lots = (s.size - s.pointer + s.draw - 1) / s.draw;
+    s.stays = stays;
+    int n = w->reserve;
+    s.deepest = n - 1 - r->lookahead > 0 ? n - 1 - r->lookahead : 0;
+    Runs cols;
+    uint64_t below[4][53], last = 0;
+    columns_as_top_runs(w, &cols, below);
+    for (int i = 0; i < 4; i++) last |= 1ULL << w->col[i][w->len[i] - 1];
+    uint64_t up = ALL_CARDS & ~(r->reserve_mask[n] | w->cards | cols.in);
+    Drawn first; /* the sets now, at every draw */
+    for (int j = 0; j <= s.lots; j++) {
+        first.up[j] = up;
+        first.last[j] = last;
+    }
+    Grow g = {&first, 0, 0, 0, 0, 0};
+    return timed_covered(r, &s, &cols, n, 0, &g);
+}
+
+/* board.Problem._follows_stock */
+static int follows_stock(const Rules *r, const Work *w) {
+    return r->passes >= 0 && w->pass >= r->passes && w->cards;
+}
+
 /* board.Problem.reserve_stuck */
 static int reserve_stuck(const Rules *r, const Work *w) {
     int n = w->reserve;
     if (!n || r->mode == MODE_ANY_RUN || r->returns) return 0;
     for (int i = 0; i < 4; i++)
         if (!w->len[i]) return 0; /* not a position of play: the reserve refills columns */
-    if (r->mode != MODE_ALL) return top_trapped(r, w);
+    if (r->mode != MODE_ALL) {
+        if (!follows_stock(r, w)) return top_trapped(r, w);
+        int deepest = n - 1 - r->lookahead;
+        return timed_trapped(r, w, w->cards & ~talon_in_reach(r, w, deepest > 0 ? deepest : 0));
+    }
     Runs cols;
     uint64_t below[4][53];
     columns_as_runs(w, &cols, below);
@@ -3064,8 +3332,9 @@ typedef struct {
    and the caller proves it as a fresh one (`prove_stuck`): the earlier state's proofs do
    not always cover it (with limited passes, another pass or pointer class; with draw 1, a
    lower value), and search._Run proves every stuck state it meets. In the last pass of
-   limited passes the test looks at the pointer (`talon_in_reach`), and the key in class 0
-   stands for every pass: such states are tested each time, and not remembered. Drawing one
+   limited passes the test looks at the pointer (`talon_in_reach`, `timed_trapped`), and
+   the key in class 0 stands for every pass: such states are tested each time, and not
+   remembered. Drawing one
    with unlimited passes every state is of class 0 and value 0, so a state met again in a
    run is skipped before its test (in the run's index, or proved lost): the table would
    never answer (skill draw 1 deal 245, 2 million tests, none), and its slot, read far from

@@ -70,6 +70,7 @@ RESERVE_CERTAIN = True
 MAX_RESERVE_LOOKAHEAD = 8
 # How many talon cards deep `Problem._refill_dead` follows what a landed-on card lies on.
 REFILL_CHAIN = 4
+_NEVER = 255  # `_timed_grow`: a card that can never be up, or a last card
 
 
 _SUIT_BITS = [0x1FFF << 13 * suit for suit in range(4)]
@@ -568,8 +569,9 @@ class Problem:
     ) -> bool:
         """With whole-column (or, `_top_trapped`, top-or-all) moves and no cards back
         from the foundations: a proof that the state cannot be won because a reserve
-        card can never leave it (False says nothing). It is made once per state the
-        search expands, as it looks further than `lost` and costs more.
+        card can never leave it (False says nothing). With top-or-all moves in the last
+        pass of limited passes it follows the stock's order (`_timed_trapped`). It is made
+        once per state the search expands, as it looks further than `lost` and costs more.
 
         Say the reserve's top card t first leaves at some moment T. Until then the
         reserve's other cards stay under it and no column is ever empty. Call a card
@@ -624,6 +626,8 @@ class Problem:
         reach = self.talon_in_reach(state, max(0, reserve_count - 1 - depth))
         if rules.tableau_moves == "top-or-all":
             out_of_reach = _bits(talon) & ~reach
+            if self._follows_stock(state):
+                return self._timed_trapped(state, depth, out_of_reach)
             return self._top_trapped(columns, reserve_count, reach, state[4], depth, out_of_reach)
         return self._doomed(columns, reserve_count, reach, 0, depth, certain)
 
@@ -1412,6 +1416,216 @@ class Problem:
                             break
             if (up, last) == grown:
                 return up, last
+
+    def _follows_stock(self, state: State) -> bool:
+        """Whether `reserve_stuck` follows the stock's order (`_timed_trapped`): in the last
+        pass of limited passes, with talon cards left."""
+        passes = self.rules.passes
+        return passes is not None and state[5] >= passes and bool(state[1])
+
+    def _timed_trapped(self, state: State, depth: int, out_of_reach: int) -> bool:
+        """`_top_trapped` in the last pass of limited passes, following the stock's order.
+
+        In the last pass the talon is dealt once more, `draw` cards a draw, each lot onto the
+        waste, and only the waste's top ever leaves it: so a talon card can go up or land on a
+        column's last card only while it is the waste's top, once drawn and once every card
+        drawn after it (or lying on it in the waste) has left. `_top_grow` lets any talon card
+        land on a possible last card at any moment; here each card gets the earliest draw at
+        which it may be up and at which it may be a column's last card (`_timed_grow`), and a
+        talon card counts only at the draws it may be the waste's top then. Each way the
+        reserve's top t may leave has an earliest draw too, and t leaves no earlier than the
+        card above it did: the next card's sets grow from that draw on (`_timed_covered`).
+        The sets are `_top_trapped`'s with fewer talon cards at each moment, so this proves
+        every state that one does, and more."""
+        columns, talon, pointer, n, _, _, _ = state
+        in_play = _bits(self.reserve[:n]) | _bits(talon)
+        last = [_NEVER] * 52
+        for col in columns:
+            in_play |= _bits(col)
+            last[col[-1]] = 0
+        up = [_NEVER if in_play >> c & 1 else 0 for c in range(52)]
+        deepest = max(0, n - 1 - depth)
+        deal = (talon, pointer, out_of_reach)
+        return self._timed_covered(columns, n, deepest, deal, 0, up, last, 0)
+
+    def _timed_covered(
+        self,
+        runs: Sequence[bytes],
+        n: int,
+        deepest: int,
+        deal: tuple[bytes, int, int],
+        gone: int,
+        up: list[int],
+        last: list[int],
+        start: int,
+    ) -> bool:
+        """`_top_covered` with times (`_timed_trapped`): whether the top of the reserve's n
+        cards, or one below it down to index `deepest`, can never leave it, the cards above
+        it having left by draw `start`. `deal`: the talon, its pointer and the talon cards
+        that never come to the waste's top (`talon_in_reach`); `gone`: talon cards landed on
+        a card (they left the waste); `up`, `last`: per card, the earliest draw at which it
+        may be up, may be a last card (`_NEVER`: never).
+
+        The ways are `_top_covered`'s, each from the draw at which it may first be taken (t
+        up once every lower card of its suit may be up; onto e once e may be a last card; a
+        column emptied once its first card may go up, or onto e), and no earlier than
+        `start`: there the next card's sets go on growing."""
+        card = self.reserve[n - 1]
+        held = _bits(self.reserve[:n]) | deal[2]
+        up, last = self._timed_grow(runs, deal, gone, held, up, last, start)
+        ways: list[tuple[Sequence[bytes], int, list[int], list[int], int]] = []
+        alone = bytes((card,))
+        rise = self._prev_up(card, up)
+        if rise < _NEVER:  # t goes up
+            at = max(rise, start)
+            u, lst = list(up), list(last)
+            u[card] = lst[card] = at
+            ways.append((runs, gone, u, lst, at))
+        for e in _PARENTS[card]:  # t goes onto e
+            if last[e] < _NEVER:
+                ways += self._timed_landings(runs, e, alone, -1, card, gone, up, last, 0, start)
+        for i in range(4):  # a column empties, and t fills it
+            run = runs[i]
+            first = run[0]
+            at = max(last[first], self._prev_up(first, up), start)
+            if at < _NEVER:  # its cards go up
+                lst = list(last)
+                lst[card] = at
+                ways.append(((*runs[:i], alone, *runs[i + 1 :]), gone, list(up), lst, at))
+            mine = _bits(run)
+            for e in _PARENTS[first]:  # it goes onto e
+                if last[e] < _NEVER and not mine >> e & 1:
+                    ways += self._timed_landings(runs, e, run, i, card, gone, up, last, mine, start)
+        if not ways:
+            return True
+        if n - 1 <= deepest:
+            return False
+        return all(
+            self._timed_covered(w, n - 1, deepest, deal, g, u, lst, at)
+            for w, g, u, lst, at in ways
+        )
+
+    def _timed_landings(
+        self,
+        runs: Sequence[bytes],
+        e: int,
+        more: bytes,
+        i: int,
+        card: int,
+        gone: int,
+        up: list[int],
+        last: list[int],
+        mine: int,
+        start: int,
+    ) -> list[tuple[Sequence[bytes], int, list[int], list[int], int]]:
+        """`_landings` with times: the ways `more` lands on card e (and t, `card`, alone fills
+        column i, if i >= 0, `more` its cards `mine`), each as (runs, gone, up, last, the draw
+        from which t has left), e covered; if e is a talon card, on each card it fits on
+        that may be a last card, covered too, e gone from the waste."""
+        at = max(last[e], start)
+        if any(e in run for run in runs):
+            ways = [(_put_on(runs, e, more), -1)]
+        else:
+            landed = bytes((e,)) + more
+            ways = [
+                (_put_on(runs, p, landed), p)
+                for p in _PARENTS[e]
+                if last[p] < _NEVER and not mine >> p & 1
+            ]
+        out: list[tuple[Sequence[bytes], int, list[int], list[int], int]] = []
+        for put, under in ways:
+            u, lst = self._timed_cover(e, up, last)
+            left = gone | _BIT[e]
+            if under >= 0:
+                u, lst = self._timed_cover(under, u, lst)
+                left |= _BIT[under]
+            if i >= 0:
+                put = (*put[:i], bytes((card,)), *put[i + 1 :])
+            lst[card] = at
+            out.append((put, left, u, lst, at))
+        return out
+
+    def _timed_cover(self, e: int, up: list[int], last: list[int]) -> tuple[list[int], list[int]]:
+        """`_covered` with times: e no last card, neither it nor its suit above it up."""
+        u, lst = list(up), list(last)
+        lst[e] = _NEVER
+        for c in _cards_of(self._from[e]):
+            u[c] = _NEVER
+        return u, lst
+
+    def _prev_up(self, card: int, up: list[int]) -> int:
+        """The draw from which every lower card of `card`'s suit may be up (0: none)."""
+        if not self.rel[card]:
+            return 0
+        return up[card // 13 * 13 + (card % 13 + 12) % 13]
+
+    def _timed_grow(
+        self,
+        runs: Sequence[bytes],
+        deal: tuple[bytes, int, int],
+        gone: int,
+        held: int,
+        up: list[int],
+        last: list[int],
+        start: int,
+    ) -> tuple[list[int], list[int]]:
+        """For `_timed_covered`: `up` and `last` with every card's earliest draw from `start`
+        on: draw by draw, the sets of the cards that may be up and may be last cards then,
+        closed under `_top_grow`'s rules, the first cards staying, with the talon cards that
+        may be the waste's top at that draw for its talon. The waste's top may leave (when
+        it may be up or a last card, landed), and then the card under it may be the top.
+        `held` never leave (the reserve's cards and those the waste holds under them)."""
+        up, last = list(up), list(last)
+        talon, pointer, _ = deal
+        draw = self.rules.draw
+        size = len(talon)
+        lots = (size - pointer + draw - 1) // draw
+        firsts = _firsts(runs)
+        begin = self.start_rank
+        for j in range(start, lots + 1):
+            up_set = sum(_BIT[c] for c in range(52) if up[c] <= j)
+            last_set = sum(_BIT[c] for c in range(52) if last[c] <= j)
+            end = min(pointer + j * draw, size)
+            while True:
+                grown = (up_set, last_set)
+                exposed = 0  # the cards that may be the waste's top at draw j
+                for q in range(end - 1, -1, -1):
+                    y = talon[q]
+                    if gone >> y & 1:
+                        continue
+                    exposed |= _BIT[y]
+                    if not (up_set | last_set) >> y & 1:
+                        break
+                exposed &= ~held
+                fresh = last_set
+                while fresh:  # exposed talon cards onto possible last cards
+                    fresh = _children_of(fresh) & exposed & ~last_set
+                    last_set |= fresh
+                free = (last_set | exposed) & ~firsts
+                for suit in range(4):
+                    for k in range(13):
+                        c = suit * 13 + (begin + k) % 13
+                        if not up_set >> c & 1:
+                            if not free >> c & 1:
+                                break
+                            up_set |= _BIT[c]
+                for col in runs:
+                    for k in range(len(col) - 2, -1, -1):
+                        on = col[k + 1]
+                        if not last_set >> col[k] & 1:
+                            if up_set >> on & 1 or (
+                                last_set >> on & 1 and _PARENT_BITS[on] & last_set
+                            ):
+                                last_set |= _BIT[col[k]]
+                            else:
+                                break
+                if (up_set, last_set) == grown:
+                    break
+            for c in _cards_of(up_set):
+                up[c] = min(up[c], j)
+            for c in _cards_of(last_set):
+                last[c] = min(last[c], j)
+        return up, last
 
     def lost(self, state: State) -> bool:
         """A quick proof that `state` cannot be won (False says nothing).

@@ -23,17 +23,27 @@ from app.solver.board import (
 )
 from app.solver.search import Solver
 
-from .helpers import every_rules, naive_winnable, replays_to_a_win, rules_id, small_position
+from .helpers import (
+    every_rules,
+    every_state,
+    naive_winnable,
+    replays_to_a_win,
+    rules_id,
+    small_position,
+)
 from .test_search import (
+    LAST_PASS_SEEDS,
     SAMPLES,
     TOP_TRAPPED_RULES,
     _cards,
     endgame_states,
     landed_on_states,
     landing_states,
+    last_pass_sample,
     sample,
     twin_states,
     uncovered_stuck,
+    unordered_stuck,
 )
 
 EVERY_RULES = every_rules()
@@ -392,7 +402,7 @@ def test_the_core_top_or_all_reserve_test_remembers_the_same_answers() -> None:
                 assert core.reserve_stuck(state) is answer
                 answers.append(answer)
     assert answers.count(True) > 25 and answers.count(False) > 800
-    for code in ("CF1-S3-AAAAAAT", "CF1-S3-AAAAAAX", "CF1-S1-AAAAADQ", "CF1-S1P3-AAAAABG"):
+    for code in ("CF1-S3-AAAAAAT", "CF1-S3-AAAAAAX", "CF1-S1-AAAAADQ", "CF1-S1P3-AAAAAAI"):
         deal = DealCode.parse(code)
         position = Position.deal(deal.deck)
         problem = Problem.of(position, deal.rules)
@@ -623,6 +633,34 @@ def test_the_core_reserve_test_matches_in_the_last_pass() -> None:
     assert stuck > 100 and by_reach > 50
 
 
+def test_the_core_reserve_test_follows_the_stock_order_as_python_does() -> None:
+    """In the last pass of top-or-all rule sets with a pass limit the reserve test follows
+    the stock's order (`Problem._timed_trapped`): the core gives the Python reference's
+    answer at each depth, on every state of small positions in their last pass and on the
+    last-pass states of walks through skill deals with three passes, drawing one and three;
+    and it proves there many states that the test without the order does not."""
+    cases = []
+    for seed in LAST_PASS_SEEDS:
+        position, rules = last_pass_sample(seed)
+        problem = Problem.of(position, rules)
+        states = [problem.state_of(here) for here, _ in every_state(position, rules, 20_000)]
+        cases.append((problem, states))
+    for token in ("S1P3", "S3P3"):
+        cases += last_pass_walks(token, deals=8)
+    answers = []
+    ordered = 0
+    for problem, states in cases:
+        core = core_of(problem)
+        for state in states:
+            for lookahead in (0, 1, RESERVE_LOOKAHEAD, MAX_RESERVE_LOOKAHEAD):
+                answer = problem.reserve_stuck(state, lookahead)
+                assert core.reserve_stuck(state, lookahead) is answer
+                answers.append(answer)
+                ordered += answer and not unordered_stuck(problem, state, lookahead)
+    assert answers.count(True) > 1_000 and answers.count(False) > 1_000
+    assert ordered > 400
+
+
 @pytest.mark.parametrize(
     ("token", "number"),
     [
@@ -630,7 +668,9 @@ def test_the_core_reserve_test_matches_in_the_last_pass() -> None:
         ("C3P3", 28),
         ("C1P3", 0),
         ("S3P3", 21),
+        ("S3P3", 22),
         ("S1P3", 11),
+        ("S1P3", 57),
         ("D3P3", 5),
         ("D1P3", 31),
     ],
@@ -643,7 +683,9 @@ def test_the_core_searches_node_for_node_like_python_with_limited_passes(
     (a card drawn to go up ranks as a talon move), and with the cuts that only a pass
     limit allows at work (but under app draw 1, where neither applies): the talon within
     reach in the last pass (`talon_in_reach`), and the same state proved lost in an
-    earlier pass (`earlier_passes`)."""
+    earlier pass (`earlier_passes`); and under skill rules the reserve test following the
+    stock's order (`_timed_trapped`: on S3P3 22 and S1P3 57 it alone proves 938 and 329
+    states lost, Python's count)."""
     rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
     position = Position.deal(DealCode(rules, number=number).deck)
     budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)

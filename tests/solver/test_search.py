@@ -383,6 +383,89 @@ def test_a_trapped_reserve_card_is_only_found_in_lost_states() -> None:
     assert fired > 100 and deeper > 15 and on_won > 10
 
 
+# The top-or-all rule sets with a pass limit, no cards back from the foundations: in their
+# last pass the reserve test follows the stock's order (`Problem._timed_trapped`).
+LAST_PASS_RULES = [
+    r
+    for r in EVERY_RULES
+    if r.tableau_moves == "top-or-all" and not r.foundation_to_tableau and r.passes
+]
+
+
+def last_pass_sample(seed: int) -> tuple[Position, Rules]:
+    """A small top-or-all position (sized as `deep_reserve_sample`'s) under a rule set with a
+    pass limit, in its last pass."""
+    rules = LAST_PASS_RULES[seed % len(LAST_PASS_RULES)]
+    position = _shaped("last-pass", seed, rules, random.Random(seed * 13 + 5), 9)
+    return position._replace(pass_number=rules.passes), rules
+
+
+_RESERVE_STUCK = Problem.reserve_stuck
+
+
+def unordered_stuck(problem: Problem, state: State, lookahead: int = RESERVE_LOOKAHEAD) -> bool:
+    """The reserve test without the stock's order (`_top_trapped` in the last pass too)."""
+    with mock.patch.object(Problem, "_follows_stock", return_value=False):
+        return _RESERVE_STUCK(problem, state, lookahead)
+
+
+# Found by a sweep of seeds 0-1500 (`last_pass_sample`, each state at the default depth; no
+# state proved lost was winnable): the reserve test proves states lost that it proved only
+# once it followed the stock's order, on the way to a win (129, 226, 228, 270: draw 1 and 3,
+# one pass and two) or to a loss (the others).
+LAST_PASS_SEEDS = [129, 226, 228, 270, 53, 428, 635, 1107, 1328, 1473]
+
+
+def test_a_reserve_card_the_stock_order_traps_is_only_found_in_lost_states() -> None:
+    """Every state reachable from small positions in the last pass of top-or-all rule sets
+    with a pass limit, each known won or lost by the engine's own moves: wherever the
+    reserve test, following the stock's order (`_timed_trapped`), says a reserve card can
+    never leave, no line wins, at each depth. It proves every state the test without the
+    order proves (`_top_trapped`), and hundreds more, on the way to a win as well as to a
+    loss."""
+    fired = ordered = on_won = 0
+    for seed in LAST_PASS_SEEDS:
+        position, rules = last_pass_sample(seed)
+        problem = Problem.of(position, rules)
+        for here, winnable in every_state(position, rules, limit=20_000):
+            state = problem.state_of(here)
+            for lookahead in (0, 1, RESERVE_LOOKAHEAD, MAX_RESERVE_LOOKAHEAD):
+                stuck = problem.reserve_stuck(state, lookahead)
+                unordered = unordered_stuck(problem, state, lookahead)
+                assert stuck or not unordered, (seed, state)
+                if stuck:
+                    assert not winnable, (seed, lookahead, state)
+                    fired += 1
+                    ordered += not unordered
+                    on_won += seed in LAST_PASS_SEEDS[:4]
+    assert fired > 1_000 and ordered > 400 and on_won > 500
+
+
+# Found by a sweep of seeds 0-1500 (the Python search): the search cuts with the stock's
+# order on its way to a win (75, 129, 166, 645) or to a loss (428, 1107, 1328).
+@pytest.mark.parametrize(
+    ("seed", "winnable"),
+    [(75, True), (129, True), (166, True), (645, True), (428, False), (1107, False), (1328, False)],
+)
+def test_verdicts_agree_where_the_stock_order_traps_a_reserve_card(
+    seed: int, winnable: bool, searcher: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    position, rules = last_pass_sample(seed)
+    assert naive_winnable(position, rules, limit=20_000) is winnable
+    stuck = Problem.reserve_stuck
+    cuts = []
+
+    def counted(self: Problem, state: State, *args: Any) -> bool:
+        cut = stuck(self, state, *args)
+        cuts.append(cut and not unordered_stuck(self, state))
+        return cut
+
+    monkeypatch.setattr(Problem, "reserve_stuck", counted)
+    check(solve(position, rules, BIG), position, rules, winnable)
+    if searcher == "python":
+        assert any(cuts)
+
+
 # The rules `Problem._top_deadlocked` applies to: top-or-all moves, empty columns taking
 # only the waste's card, no cards back from the foundations (any draw, passes, autocomplete).
 TOP_DEADLOCK_RULES = [
@@ -812,14 +895,18 @@ def landed_on_states(
 
 def uncovered_stuck(problem: Problem, state: State) -> bool:
     """`Problem.reserve_stuck` with top-or-all moves as it was before the card a way lands
-    on stayed covered (`Problem._covered` leaving the sets as they were)."""
+    on stayed covered (`Problem._covered` leaving the sets as they were; and in the last
+    pass too, without the stock's order)."""
 
     def as_before(
         self: Problem, e: int, talon: int, up: int, last: int, count: list[int]
     ) -> tuple[int, int, int, list[int]]:
         return talon, up, last, count
 
-    with mock.patch.object(Problem, "_covered", as_before):
+    with (
+        mock.patch.object(Problem, "_covered", as_before),
+        mock.patch.object(Problem, "_follows_stock", return_value=False),
+    ):
         return problem.reserve_stuck(state)
 
 
@@ -1004,7 +1091,8 @@ def landing_states() -> Iterator[tuple[Problem, list[tuple[State, bool]]]]:
 
 def on_no_card(problem: Problem, state: State) -> bool:
     """`Problem.reserve_stuck` as it was before a talon card landed on covered the card it
-    lies on (`Problem._landings` taking it to lie on none)."""
+    lies on (`Problem._landings` taking it to lie on none; and in the last pass too, without
+    the stock's order)."""
     landings = Problem._landings
 
     def as_before(self: Problem, runs: Any, e: int, more: bytes, i: int, *rest: Any) -> Any:
@@ -1015,7 +1103,10 @@ def on_no_card(problem: Problem, state: State) -> bool:
             put = (*put[:i], rest[0], *put[i + 1 :])
         return [(put, *self._covered(e, *rest[2]))]
 
-    with mock.patch.object(Problem, "_landings", as_before):
+    with (
+        mock.patch.object(Problem, "_landings", as_before),
+        mock.patch.object(Problem, "_follows_stock", return_value=False),
+    ):
         return problem.reserve_stuck(state)
 
 
