@@ -2134,7 +2134,7 @@ static int timed_trapped(const Rules *r, const Work *w, uint64_t stays) {
     s.deepest = n - 1 - r->lookahead > 0 ? n - 1 - r->lookahead : 0;
     Runs cols;
     uint64_t below[4][53], last = 0;
-    columns_as_top_runs(w, &cols, below);
+    columns_as_top_runs(w, &cols, below, NULL);
     for (int i = 0; i < 4; i++) last |= 1ULL << w->col[i][w->len[i] - 1];
     uint64_t up = ALL_CARDS & ~(r->reserve_mask[n] | w->cards | cols.in);
     Drawn first; /* the sets now, at every draw */
