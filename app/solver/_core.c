@@ -195,6 +195,7 @@ typedef struct {
                                        BEAM_FIRST_WIDTH, or a test's */
     uint64_t opening; /* Core.opening: the search is that one shuffled run (0: the schedule) */
     int8_t order_at[52]; /* each card's place in `order`, -1 if none (`back_in_talon`) */
+    uint64_t order_after[64]; /* by place in `order`: the cards after it (`let_in`) */
     int covered_off; /* Core.covered_memo False: `top_covered` remembers nothing */
 } Rules;
 
@@ -465,6 +466,9 @@ static int deadlocked(const Rules *r, const Work *w) {
 
 #define LOOKAHEAD 5     /* board.RESERVE_LOOKAHEAD */
 #define CERTAIN 1       /* board.RESERVE_CERTAIN */
+#define STOCK_LOTS 1    /* board.STOCK_LOTS */
+/* board.stuck_where's answers */
+enum { NOT_STUCK, STUCK_ANYWHERE, STUCK_HERE };
 #define MAX_LOOKAHEAD 8 /* board.MAX_RESERVE_LOOKAHEAD */
 #define MAX_RUNS (4 + MAX_LOOKAHEAD) /* each level adds a run at most */
 #define MAX_PIECES (MAX_RUNS + 1) /* `refill_dead`'s columns: the runs, one piece more */
@@ -1341,6 +1345,38 @@ typedef struct {
     uint64_t by_last, by_up, chased;
 } Grown;
 
+/* board.Problem._stock_lots's `Lots`: per talon card (of `cards`, the talon's cards) the card
+   right before it in the talon and the cards after it, and whether a call of the test
+   left some out (`used`). */
+typedef struct {
+    const uint8_t *order;   /* the talon order (Rules.order), */
+    const int8_t *order_at; /* each card's place in it, */
+    const uint64_t *order_after; /* and the cards after each place */
+    uint64_t places;        /* the talon's places in the order (Work.talon) */
+    uint64_t order_a, order_b; /* the talon's order and places, hashed (`covered_key`) */
+    int used;
+} Lots;
+
+/* For `top_grow`: the talon cards of *hidden that the cards which may leave the talon (those
+   of `talon` that may be up or last cards; t, gone up, is in no place) let in reach, moved
+   into *talon; whether any. */
+static int let_in(const Lots *lots, uint64_t may_leave, uint64_t *talon, uint64_t *hidden) {
+    uint64_t in = 0;
+    int first = 64;
+    for (uint64_t x = may_leave; x; x &= x - 1) {
+        int at = lots->order_at[__builtin_ctzll(x)];
+        if (at < 0) continue;
+        if (at < first) first = at;
+        uint64_t before = lots->places & ((1ULL << at) - 1);
+        if (before) in |= 1ULL << lots->order[63 - __builtin_clzll(before)];
+    }
+    if (first < 64) in |= lots->order_after[first];
+    in &= *hidden; /* (cards that left the talon are in neither) */
+    *talon |= in;
+    *hidden &= ~in;
+    return in != 0;
+}
+
 /* board.Problem._top_grow: the least sets `up` and `last` closed under `_top_trapped`'s
    rules, the first cards `firsts` staying; `count` follows `up`. `walk`: the runs to walk at
    first (by index); *grown holds the others' stops and the cards chased (the caller's), and
@@ -1348,11 +1384,14 @@ typedef struct {
    caller's other runs are as they were then, with every card above their stops still last
    (a way covers only cards of the runs it changes), so only a card that lifts a stop lets
    one go on; and it chases the talon from its new last cards only (a card the way covers
-   leaves the talon too). */
-static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t talon,
-                     unsigned walk, Grown *grown, uint64_t *up_io, uint64_t *last_io,
-                     Counts *count) {
+   leaves the talon too). With `lots` (board.Problem._stock_lots), the talon cards of
+   *hidden_io come into *talon_io as cards that may leave the talon let them in (then every
+   last card is chased again); lots->used is set if some stay out. */
+static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t *talon_io,
+                     uint64_t *hidden_io, Lots *lots, unsigned walk, Grown *grown,
+                     uint64_t *up_io, uint64_t *last_io, Counts *count) {
     uint64_t up = *up_io, last = *last_io, chased = grown->chased;
+    uint64_t talon = *talon_io, hidden = *hidden_io, asked = 0; /* the cards `let_in` asked */
     uint64_t by_last = grown->by_last, by_up = grown->by_up;
     int from[MAX_RUNS]; /* per run: where the walk down it stopped (the cards above are last) */
     for (int i = 0; i < MAX_RUNS; i++) from[i] = p->len[i] - 2; /* all: one step, no count */
@@ -1363,16 +1402,23 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
        that walked every run and added nothing is the last). */
     for (int first = 1;; first = 0) {
         if (first || last != chased) {
-            /* talon cards onto possible last cards (those `chased` had theirs already: the
-               others are a few, so card by card) */
-            for (uint64_t fresh = last & ~chased; fresh;) {
-                uint64_t children = 0;
-                for (uint64_t x = fresh; x; x &= x - 1) children |= CHILDREN[__builtin_ctzll(x)];
-                fresh = children & talon & ~last;
-                last |= fresh;
-            }
-            chased = last;
-            rise_in_order(r, (last | talon) & ~firsts, &up, count);
+            do {
+                /* talon cards onto possible last cards (those `chased` had theirs already:
+                   the others are a few, so card by card) */
+                for (uint64_t fresh = last & ~chased; fresh;) {
+                    uint64_t children = 0;
+                    for (uint64_t x = fresh; x; x &= x - 1)
+                        children |= CHILDREN[__builtin_ctzll(x)];
+                    fresh = children & talon & ~last;
+                    last |= fresh;
+                }
+                chased = last;
+                rise_in_order(r, (last | talon) & ~firsts, &up, count);
+                uint64_t leave = (up | last) & talon & ~asked;
+                asked |= leave;
+                if (!hidden || !let_in(lots, leave, &talon, &hidden)) break;
+                chased = 0; /* new talon cards: chased from every last card */
+            } while (1);
         }
         if (!walk) {
             if (!(by_last & last) && !(by_up & up)) break;
@@ -1402,6 +1448,9 @@ static void top_grow(const Rules *r, const Runs *p, uint64_t firsts, uint64_t ta
     *grown = (Grown){by_last, by_up, chased};
     *up_io = up;
     *last_io = last;
+    *talon_io = talon;
+    *hidden_io = hidden;
+    if (hidden) lots->used = 1;
 }
 
 /* The columns as the reserve test's runs, their masks in `below`. */
@@ -1534,6 +1583,7 @@ static void column_links(Fp *h, const uint8_t *col, int len, int sign) {
 typedef struct {
     CoveredMemo *memo;
     int deepest, top, linked;
+    Lots *lots; /* board.Problem._stock_lots's, or NULL */
 } Trap;
 
 /* Whether `top_covered` of the reserve's n cards reads its runs' links: it keys its answer
@@ -1571,14 +1621,20 @@ static Fp covered_tag(const Rules *r, int n, int deepest) {
    cards that are not, and sends up cards that are either; a way covers a card in both). The
    constants' top bits are set and the inputs' are not, so no factor is 0. */
 static Fp covered_key(Fp h, int n, uint64_t talon, uint64_t up, uint64_t last,
-                      Counts count) {
+                      Counts count, uint64_t hidden, const Lots *lots) {
     uint32_t counts;
     memcpy(&counts, count.of, sizeof counts);
     uint64_t meta = (uint64_t)counts | (uint64_t)n << 32; /* one-to-one on any byte order */
-    uint64_t a = mix_a(h.a ^ mum(talon ^ 0x882efa98ec4e6c89ULL, up ^ 0xbe5466cf34e90c6cULL) ^
-                       mum(last ^ 0xc52821e638d01377ULL, meta ^ 0xd1310ba698dfb5acULL));
-    uint64_t b = mix_b(h.b + mum(talon ^ 0xc0ac29b7c97c50ddULL, up ^ 0x9216d5d98979fb1bULL) +
-                       mum(last ^ 0xbf84d5b5b5470917ULL, meta ^ 0xb8e1afed6a267e96ULL));
+    uint64_t a = h.a ^ mum(talon ^ 0x882efa98ec4e6c89ULL, up ^ 0xbe5466cf34e90c6cULL) ^
+                 mum(last ^ 0xc52821e638d01377ULL, meta ^ 0xd1310ba698dfb5acULL);
+    uint64_t b = h.b + mum(talon ^ 0xc0ac29b7c97c50ddULL, up ^ 0x9216d5d98979fb1bULL) +
+                 mum(last ^ 0xbf84d5b5b5470917ULL, meta ^ 0xb8e1afed6a267e96ULL);
+    if (hidden) { /* the talon cards out of reach, and the order that lets them in (`Lots`) */
+        a ^= mum(hidden ^ 0x9e3779b97f4a7c15ULL, lots->order_a);
+        b += mum(hidden ^ 0x1082276bf3a27251ULL, lots->order_b);
+    }
+    a = mix_a(a);
+    b = mix_b(b);
     return (Fp){a ? a : 1, b};
 }
 
@@ -1589,7 +1645,7 @@ typedef struct {
     Runs *runs;
     Fp h;
     int n;
-    uint64_t talon, up, last;
+    uint64_t talon, up, last, hidden;
     Counts count;
     const uint8_t *t;
     const Grown *grown;
@@ -1662,13 +1718,13 @@ static int refill_any(const Rules *r, const Runs *p, int n, uint64_t talon, uint
 }
 
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
-                       uint64_t up, uint64_t last, Counts count, unsigned walk,
+                       uint64_t up, uint64_t last, Counts count, uint64_t hidden, unsigned walk,
                        const Grown *was);
 
 /* `top_covered` once `top_grow` has grown its sets (what it leaves the ways in `grown`). */
 static inline __attribute__((always_inline)) int top_covered_grown(
     const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon, uint64_t up,
-    uint64_t last, Counts count, const Grown *grown) {
+    uint64_t last, Counts count, uint64_t hidden, const Grown *grown) {
     int t = r->reserve[n - 1];
     RefillMemo memo;
     memo.ready = 0;
@@ -1687,16 +1743,17 @@ static inline __attribute__((always_inline)) int top_covered_grown(
                 if (lands(p, e, last & ~mine)) any = !refill_wait(r, p, e, &wait[i]);
             }
         }
-        if (!any) any = refill_any(r, p, n, talon, last, wait, &memo);
+        if (!any) any = refill_any(r, p, n, talon | hidden, last, wait, &memo);
         return !any;
     }
     /* Above it, each way in turn (none: the card stays; `lands` false: `landings_hold` has no
        way either; a way `refill_dead` leaves is none). */
     uint8_t card = (uint8_t)t;
     uint64_t one[2], firsts = p->firsts;
-    if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count, 0, grown))
+    if (rises &&
+        !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count, hidden, 0, grown))
         return 0;
-    Landing g = {p, h, n, talon, up, last | bit, count, &card, grown};
+    Landing g = {p, h, n, talon, up, last | bit, hidden, count, &card, grown};
     for (uint64_t x = onto; x; x &= x - 1) /* t goes onto e */
         if (!landings_hold(r, test, &g, __builtin_ctzll(x), &card, 1, -1, last)) return 0;
     for (int i = 0; i < 4; i++) { /* a column empties, and t fills it */
@@ -1710,15 +1767,15 @@ static inline __attribute__((always_inline)) int top_covered_grown(
                 link_add(&hq, t, 52);
             }
             alone(p, i, &card, one);
-            int stays =
-                top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count, 1u << i, grown);
+            int stays = top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count, hidden,
+                                    1u << i, grown);
             put_back(p, i, &kept);
             p->firsts = firsts;
             if (!stays) return 0;
         }
         uint64_t mine = p->below[i][p->len[i]];
         for (uint64_t x = PARENTS[f] & last & ~mine; x; x &= x - 1) /* it goes onto e */
-            if (!refill_dead(r, p, n, i, __builtin_ctzll(x), talon, last, &memo) &&
+            if (!refill_dead(r, p, n, i, __builtin_ctzll(x), talon | hidden, last, &memo) &&
                 !landings_hold(r, test, &g, __builtin_ctzll(x), p->cards[i], p->len[i], i,
                                last & ~mine))
                 return 0;
@@ -1733,18 +1790,18 @@ static inline __attribute__((always_inline)) int top_covered_grown(
    left, as `top_grow` takes them). The memo is not asked for the test's last card: its
    answer costs less than a key. */
 static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon,
-                       uint64_t up, uint64_t last, Counts count, unsigned walk,
+                       uint64_t up, uint64_t last, Counts count, uint64_t hidden, unsigned walk,
                        const Grown *was) {
     Grown grown = *was;
-    top_grow(r, p, p->firsts, talon, walk, &grown, &up, &last, &count);
+    top_grow(r, p, p->firsts, &talon, &hidden, test->lots, walk, &grown, &up, &last, &count);
     CoveredMemo *m = NULL;
     Fp key = {0, 0};
     if (keyed(test, n)) {
-        key = covered_key(h, n, talon & ~last, up, last, count);
+        key = covered_key(h, n, talon & ~last, up, last, count, hidden, test->lots);
         m = &test->memo[key.a >> 20 & (COVERED_MEMO - 1)];
         if (m->a == key.a && m->check == (uint32_t)(key.b >> 32)) return m->answer;
     }
-    int answer = top_covered_grown(r, test, p, h, n, talon, up, last, count, &grown);
+    int answer = top_covered_grown(r, test, p, h, n, talon, up, last, count, hidden, &grown);
     if (m) *m = (CoveredMemo){key.a, (uint32_t)(key.b >> 32), answer};
     return answer;
 }
@@ -1811,7 +1868,7 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
             link_add(&hq, on, 53);
         }
         if (i >= 0) alone(q, i, g->t, one);
-        int stays = top_covered(r, test, q, hq, g->n - 1, rest, u, l, c,
+        int stays = top_covered(r, test, q, hq, g->n - 1, rest, u, l, c, g->hidden,
                                 1u << j | (i >= 0 ? 1u << i : 0), g->grown);
         if (was >= 0) put_back(q, was, &kept_j);
         if (i >= 0) put_back(q, i, &kept_i);
@@ -1826,9 +1883,36 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
    of the next `lookahead` can never leave it, from what may happen before it does (the
    least sets `up` and `last`, grown card by card down the reserve, in each way the cards
    above may have left). */
+/* board.Problem._stock_lots: the talon cards in reach before any talon card leaves (bits),
+   and *lots. */
+static uint64_t stock_lots(const Rules *r, const Work *w, Lots *lots) {
+    uint64_t reach = 0;
+    int k = 0, pointer = w->pointer, last = 0;
+    for (uint64_t x = w->talon; x; x &= x - 1, k++) { /* the k-th card of the talon */
+        last = r->order[__builtin_ctzll(x)];
+        if (k == pointer - 1 || k % 3 == 2 || (k >= pointer && (k - pointer) % 3 == 2))
+            reach |= 1ULL << last;
+    }
+    reach |= 1ULL << last;
+    lots->order = r->order;
+    lots->order_at = r->order_at;
+    lots->order_after = r->order_after;
+    lots->places = w->talon;
+    lots->order_a = mix_a(r->salt ^ w->talon) | 1ULL << 63; /* a factor of `mum`: never 0 */
+    lots->order_b = mix_b(r->salt + w->talon) | 1ULL << 63;
+    lots->used = 0;
+    return reach;
+}
+
 static int top_trapped(const Rules *r, const Work *w) {
     int n = w->reserve, deepest = n - 1 - r->lookahead;
-    uint64_t talon = talon_in_reach(r, w, deepest > 0 ? deepest : 0);
+    uint64_t talon = talon_in_reach(r, w, deepest > 0 ? deepest : 0), hidden = 0;
+    Lots lots, *with_lots = NULL;
+    if (STOCK_LOTS && r->draw == 3 && r->passes < 0 && w->talon) {
+        talon = stock_lots(r, w, &lots);
+        hidden = w->cards & ~talon;
+        with_lots = &lots;
+    }
     Runs cols;
     uint64_t below[4][53], last = 0;
     columns_as_top_runs(w, &cols, below);
@@ -1839,22 +1923,25 @@ static int top_trapped(const Rules *r, const Work *w) {
     memcpy(count.of, w->found, sizeof count.of);
     if (deepest < 0) deepest = 0;
     CoveredMemo *memo = r->covered_off ? NULL : covered_memo;
-    Trap test = {memo, deepest, n, memo ? deepest + 2 : INT_MAX};
+    Trap test = {memo, deepest, n, memo ? deepest + 2 : INT_MAX, with_lots};
     Fp h = {0, 0};
     if (sums_links(&test, n)) {
         h = covered_tag(r, n, deepest);
         for (int i = 0; i < 4; i++) column_links(&h, w->col[i], w->len[i], 1);
     }
     Grown none = {0, 0, 0};
-    return top_covered(r, &test, &cols, h, n, talon, up, last, count, all_runs(&cols), &none);
+    if (!top_covered(r, &test, &cols, h, n, talon, up, last, count, hidden, all_runs(&cols),
+                     &none))
+        return NOT_STUCK;
+    return with_lots && lots.used ? STUCK_HERE : STUCK_ANYWHERE;
 }
 
-/* board.Problem.reserve_stuck */
+/* board.Problem.stuck_where (its answers: NOT_STUCK, STUCK_ANYWHERE, STUCK_HERE) */
 static int reserve_stuck(const Rules *r, const Work *w) {
     int n = w->reserve;
-    if (!n || r->mode == MODE_ANY_RUN || r->returns) return 0;
+    if (!n || r->mode == MODE_ANY_RUN || r->returns) return NOT_STUCK;
     for (int i = 0; i < 4; i++)
-        if (!w->len[i]) return 0; /* not a position of play: the reserve refills columns */
+        if (!w->len[i]) return NOT_STUCK; /* not a position of play: the reserve refills */
     if (r->mode != MODE_ALL) return top_trapped(r, w);
     Runs cols;
     uint64_t below[4][53];
@@ -1863,8 +1950,9 @@ static int reserve_stuck(const Rules *r, const Work *w) {
     Frozen fz;
     fz.frozen = r->frozen_by[n];
     freeze(r, &cols, &fz, all_runs(&cols));
-    return doomed(r, &cols, &fz, n, talon_in_reach(r, w, stay > 0 ? stay : 0), 0, r->lookahead,
-                  0);
+    int trapped =
+        doomed(r, &cols, &fz, n, talon_in_reach(r, w, stay > 0 ? stay : 0), 0, r->lookahead, 0);
+    return trapped ? STUCK_ANYWHERE : NOT_STUCK;
 }
 
 /* board.Problem._stays_on: whether card c (-1: none), lying on p, stays on it until L */
@@ -3012,15 +3100,29 @@ typedef struct {
    with unlimited passes every state is of class 0 and value 0, so a state met again in a
    run is skipped before its test (in the run's index, or proved lost): the table would
    never answer (skill draw 1 deal 245, 2 million tests, none), and its slot, read far from
-   the last one, costs a wait for memory each state: it is left out. */
+   the last one, costs a wait for memory each state: it is left out. Drawing three with
+   unlimited passes the test looks at the pointer (board.Problem._stock_lots), and an answer
+   is kept with its pointer (value: the answer, and 4 times the pointer + 1), and stands for
+   every pointer only where it is the same for every pointer: one found in class 0 not
+   stuck or stuck anywhere (every other pointer reaches more, so no more is proved, and a
+   test that leaves no card out at class 0 leaves none out at another), or any answer
+   where the test reads no pointer. */
 static int stuck(Run *run, const Work *w, Fp key) {
-    if (run->r->passes >= 0 ? w->pass >= run->r->passes : run->r->draw == 1)
-        return reserve_stuck(run->r, w);
-    Fp plain = in_class(key, pointer_class(run->r, w), 0);
+    const Rules *r = run->r;
+    if (r->passes >= 0 ? w->pass >= r->passes : r->draw == 1) return reserve_stuck(r, w);
+    uint64_t own = pointer_class(r, w);
+    Fp plain = in_class(key, own, 0);
     Slot *seen = &run->tested[plain.a & (TESTED - 1)];
-    if (seen->a == plain.a && seen->check == check_of(plain)) return seen->value;
-    *seen = (Slot){plain.a, check_of(plain), reserve_stuck(run->r, w)};
-    return seen->value;
+    int pointer_tag = 4 * (w->pointer + 1);
+    if (seen->a == plain.a && seen->check == check_of(plain)) {
+        int tag = seen->value & ~3, answer = seen->value & 3;
+        if (!tag || tag == pointer_tag) return answer;
+    }
+    int answer = reserve_stuck(r, w);
+    int anywhere = !(STOCK_LOTS && r->draw == 3 && r->passes < 0 && w->talon) ||
+                   (!own && answer != STUCK_HERE);
+    *seen = (Slot){plain.a, check_of(plain), answer | (anywhere ? 0 : pointer_tag)};
+    return answer;
 }
 
 static int priority_then_draws_less(const Child *x, const Child *y) {
@@ -3436,7 +3538,9 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             Work parent, state;
             unpack(&frame->state, &parent);
             child_of(run->r, &parent, child, &state);
-            int made = stuck(run, &state, key) || returns_lost(run->r, &state, run->dead)
+            int where = stuck(run, &state, key);
+            int made = where == STUCK_HERE ? prove(run, key, value, -1) /* at this pointer */
+                       : where || returns_lost(run->r, &state, run->dead)
                            ? prove_stuck(run, &state, key, value)
                            : enter(run, &state, key, value, child->draws, child->card,
                                    child->target, 1);
@@ -4245,6 +4349,20 @@ static PyObject *build_state(const Rules *r, const Work *w) {
                          (unsigned long long)w->prot);
 }
 
+/* Each card's place in the talon order of r (`order_at`), and the cards after each place
+   (`order_after`). */
+static void place_order(Rules *r) {
+    memset(r->order_at, -1, sizeof r->order_at);
+    uint64_t after = 0;
+    for (int i = 63; i >= 0; i--) {
+        r->order_after[i] = after;
+        if (i < r->order_size) {
+            r->order_at[r->order[i]] = (int8_t)i;
+            after |= 1ULL << r->order[i];
+        }
+    }
+}
+
 /* The `salt` of rules whose talon order is set: FNV-1a over the order, the reserve, the
    start rank, draw and passes. */
 static void salt_rules(Rules *r) {
@@ -4261,6 +4379,7 @@ static void salt_rules(Rules *r) {
 static int own_state(Core *self, PyObject *obj, Rules *r, Work *w) {
     *r = self->rules;
     if (!parse_state(r, obj, w, r->order, &r->order_size)) return 0;
+    place_order(r);
     salt_rules(r);
     return 1;
 }
@@ -4372,7 +4491,16 @@ static PyObject *Core_reserve_stuck(Core *self, PyObject *args, PyObject *kwargs
     if (!own_state(self, obj, &r, &w)) return NULL;
     r.lookahead = lookahead;
     r.certain = certain;
-    return PyBool_FromLong(reserve_stuck(&r, &w));
+    return PyBool_FromLong(reserve_stuck(&r, &w) != NOT_STUCK);
+}
+
+static PyObject *Core_stuck_where(Core *self, PyObject *args) {
+    PyObject *obj;
+    if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
+    Rules r;
+    Work w;
+    if (!own_state(self, obj, &r, &w)) return NULL;
+    return PyLong_FromLong(reserve_stuck(&r, &w));
 }
 
 static int subsequence(const uint8_t *small, int n, const uint8_t *big, int m) {
@@ -4392,8 +4520,7 @@ static int begin(Core *self, PyObject *obj, Rules *r, Work *root) {
     }
     *r = self->rules;
     if (!parse_state(r, obj, root, r->order, &r->order_size)) return 0;
-    memset(r->order_at, -1, sizeof r->order_at);
-    for (int i = 0; i < r->order_size; i++) r->order_at[r->order[i]] = (int8_t)i;
+    place_order(r);
     salt_rules(r);
     if (subsequence(r->order, r->order_size, self->master, self->master_size)) {
     } else if (subsequence(self->master, self->master_size, r->order, r->order_size)) {
@@ -4674,6 +4801,8 @@ static PyMethodDef Core_methods[] = {
      METH_VARARGS | METH_KEYWORDS,
      "reserve_stuck(state, lookahead=the search's, certain=True) -> bool, as "
      "board.Problem.reserve_stuck."},
+    {"stuck_where", (PyCFunction)Core_stuck_where, METH_VARARGS,
+     "stuck_where(state) -> int, as board.Problem.stuck_where (the search's lookahead)."},
     {NULL, NULL, 0, NULL},
 };
 

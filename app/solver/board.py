@@ -70,6 +70,16 @@ RESERVE_CERTAIN = True
 MAX_RESERVE_LOOKAHEAD = 8
 # How many talon cards deep `Problem._refill_dead` follows what a landed-on card lies on.
 REFILL_CHAIN = 4
+# Whether the reserve test under draw 3 with unlimited passes takes as in reach only the
+# talon cards that the stock's lots bring to the waste's top (`Problem._stock_lots`); off
+# only to measure what it buys.
+STOCK_LOTS = True
+# `Problem.stuck_where`'s answers: not stuck, stuck whatever the stock pointer, stuck at
+# this pointer (and the later ones of its class).
+NOT_STUCK, STUCK_ANYWHERE, STUCK_HERE = 0, 1, 2
+# `Problem._stock_lots`: per talon card the card right before it in the talon and the cards
+# after it (bits; 0 for a card not in the talon), and whether a test used what it left out.
+Lots = tuple[list[int], list[int], list[bool]]
 
 
 _SUIT_BITS = [0x1FFF << 13 * suit for suit in range(4)]
@@ -566,6 +576,12 @@ class Problem:
     def reserve_stuck(
         self, state: State, lookahead: int = RESERVE_LOOKAHEAD, certain: bool = RESERVE_CERTAIN
     ) -> bool:
+        """Whether `stuck_where` proves the state lost."""
+        return self.stuck_where(state, lookahead, certain) != NOT_STUCK
+
+    def stuck_where(
+        self, state: State, lookahead: int = RESERVE_LOOKAHEAD, certain: bool = RESERVE_CERTAIN
+    ) -> int:
         """With whole-column (or, `_top_trapped`, top-or-all) moves and no cards back
         from the foundations: a proof that the state cannot be won because a reserve
         card can never leave it (False says nothing). It is made once per state the
@@ -609,8 +625,14 @@ class Problem:
         (unwinnable, 15.4 M nodes 2 deep without it) it cuts the search to 11.7 M nodes,
         and the time by about 6 % in the core. By default the test looks
         `RESERVE_LOOKAHEAD` (5) cards deep.
+
+        The answer: NOT_STUCK (no proof), STUCK_ANYWHERE (the proof does not look at the
+        stock pointer) or STUCK_HERE (with top-or-all moves, draw 3 and unlimited passes,
+        the proof used the talon cards out of the lots' reach from this pointer,
+        `_stock_lots`: it holds for the same state at this pointer and the later ones of its
+        class, which reach no more, `Problem.value`).
         """
-        columns, talon, _, reserve_count, _, _, _ = state
+        columns, talon, pointer, reserve_count, _, _, _ = state
         rules = self.rules
         if (
             not reserve_count
@@ -619,13 +641,21 @@ class Problem:
             or not self.techniques.dead_ends
             or not all(columns)  # not a position of play: the reserve refills columns
         ):
-            return False
+            return NOT_STUCK
         depth = lookahead if self.techniques.reserve_lookahead else 0
         reach = self.talon_in_reach(state, max(0, reserve_count - 1 - depth))
         if rules.tableau_moves == "top-or-all":
+            lots = None
+            if STOCK_LOTS and rules.draw == 3 and rules.passes is None and talon:
+                reach, lots = self._stock_lots(talon, pointer)
             out_of_reach = _bits(talon) & ~reach
-            return self._top_trapped(columns, reserve_count, reach, state[4], depth, out_of_reach)
-        return self._doomed(columns, reserve_count, reach, 0, depth, certain)
+            if not self._top_trapped(
+                columns, reserve_count, reach, state[4], depth, out_of_reach, lots
+            ):
+                return NOT_STUCK
+            return STUCK_HERE if lots and lots[2][0] else STUCK_ANYWHERE
+        stuck = self._doomed(columns, reserve_count, reach, 0, depth, certain)
+        return STUCK_ANYWHERE if stuck else NOT_STUCK
 
     @cached_property  # asked of every state the search enters
     def talon_returns(self) -> bool:
@@ -1154,6 +1184,7 @@ class Problem:
         found: Foundations,
         depth: int,
         out_of_reach: int = 0,
+        lots: Lots | None = None,
     ) -> bool:
         """`reserve_stuck` with top-or-all moves: whether the top of the reserve's n cards,
         or one of the next `depth`, can never leave it.
@@ -1193,6 +1224,10 @@ class Problem:
         deals 0-499 at 7 million nodes on one thread, 9 % fewer nodes on the deals decided
         before and after, and 3 more decided (draw 1 with three passes, deals 0-299: 18 %
         and 1).)
+
+        With `lots` (draw 3, unlimited passes), the talon cards `out_of_reach` are out of
+        reach only until a talon card may leave the talon (`_stock_lots`): `_top_grow` takes
+        them into `talon` as the cards that may leave grow.
         """
         held = _bits(self.reserve[:n]) | out_of_reach  # talon cards that stay (`talon_in_reach`)
         in_columns = firsts = last = 0
@@ -1202,7 +1237,60 @@ class Problem:
             last |= _BIT[col[-1]]
         up = (1 << 52) - 1 & ~(held | talon | in_columns)
         deepest = max(0, n - 1 - depth)
-        return self._top_covered(columns, n, deepest, talon, up, last, list(found))
+        hidden = out_of_reach if lots else 0
+        return self._top_covered(columns, n, deepest, talon, up, last, list(found), lots, hidden)
+
+    @staticmethod
+    def _stock_lots(talon: bytes, pointer: int) -> tuple[int, Lots]:
+        """For `_top_trapped` under draw 3 with unlimited passes: the talon cards that can
+        come to the waste's top before any talon card leaves the talon (bits), and `Lots`:
+        what lets more of them come.
+
+        The talon is one sequence (`State`): the waste, its top at the pointer, then the
+        stock. Drawing moves the pointer 3 on (or to the end), turning the waste over sets
+        it to 0, and playing the waste's top y takes y out of the sequence, the pointer
+        now on the card right before y. So while no talon card has left, the waste's top
+        is the one now, or the last card of a lot of three dealt from the pointer, or from
+        the start in a later pass (the sequence's cards 3, 6, ... from there), or the
+        sequence's last card. Once cards have left, a card c on the waste's top is, by the
+        last event that set the pointer: the card right before one that left (the pointer
+        dropped onto it; cards between the two had left too, so c is right before one that
+        left); or a card after one that left (the lots shift); or, if none before it has
+        left, as before: a lot's last card from the pointer now or from the start (the
+        draws since then counted the sequence as it is, unchanged up to c), or the last
+        card (if c was not the sequence's last card, the card after it left). So the cards
+        that ever come to the top are among those first ones, those right before a card
+        that leaves, and those after the first card that leaves (in the sequence now).
+
+        A talon card leaves only from the waste's top, up or onto a column's last card (no
+        column is empty while the reserve has cards: it refills them): before the moment
+        the reserve test looks at, only one in its sets `up` or `last` (it gathers what
+        may happen, and a card that left while in reach was in reach when it left: by the
+        moments in turn, each card that leaves is one the sets allow). So `_top_grow` takes
+        those cards in as their sets grow, to the least sets closed under both; a card
+        covered at a reserve card's moment (`_covered`) left the talon, and what it let in
+        is in already. Cards left out never leave before that moment: they are in the
+        talon then (`_refill_dead` takes them as not up). Each answer holds for the
+        pointer given and the later ones of its class (they reach no card more); if the
+        test stops with no card left out, its sets are those the whole talon gives, and
+        its proof holds whatever the pointer (`stuck_where`)."""
+        size = len(talon)
+        reach = _BIT[talon[-1]]
+        if pointer:
+            reach |= _BIT[talon[pointer - 1]]
+        for q in range(pointer + 2, size, 3):
+            reach |= _BIT[talon[q]]
+        for q in range(2, size, 3):
+            reach |= _BIT[talon[q]]
+        pred = [0] * 52
+        after = [0] * 52
+        rest = 0
+        for k in range(size - 1, -1, -1):
+            after[talon[k]] = rest
+            rest |= _BIT[talon[k]]
+            if k:
+                pred[talon[k]] = _BIT[talon[k - 1]]
+        return reach, (pred, after, [False])
 
     def _top_covered(
         self,
@@ -1213,6 +1301,8 @@ class Problem:
         up: int,
         last: int,
         count: list[int],
+        lots: Lots | None = None,
+        hidden: int = 0,
     ) -> bool:
         """For `_top_trapped`: whether the top of the reserve's n cards, or one below it down
         to index `deepest`, can never leave it, in every way the cards above it may have
@@ -1227,8 +1317,11 @@ class Problem:
         up (nor the cards of its suit above it); the cards that were on e in its run have
         left before T. So the next card's sets grow from the sets at T without e, with the
         landed cards on e in the runs (`_top_grow` then finds e a last card again only if
-        the card on it may leave)."""
-        up, last = self._top_grow(runs, _firsts(runs), talon, up, last, count)
+        the card on it may leave). `lots`, `hidden`: the talon cards out of reach until
+        others leave (`_stock_lots`), taken into `talon` as they come in reach."""
+        up, last, talon, hidden = self._top_grow(
+            runs, _firsts(runs), talon, up, last, count, lots, hidden
+        )
         card = self.reserve[n - 1]
         below = self._below
         bit = _BIT[card]
@@ -1246,14 +1339,14 @@ class Problem:
                 ways.append(((*runs[:i], alone, *runs[i + 1 :]), talon, up, last | bit, count))
             mine = _bits(run)
             for e in _cards_of(_PARENT_BITS[first] & last & ~mine):  # it goes onto e
-                if not self._refill_dead(runs, n, i, e, talon, last, last & ~mine):
+                if not self._refill_dead(runs, n, i, e, talon | hidden, last, last & ~mine):
                     ways += self._landings(runs, e, run, i, alone, last & ~mine, sets)
         if not ways:
             return True
         if n - 1 <= deepest:
             return False
         return all(
-            self._top_covered(w, n - 1, deepest, rest, u, lst, list(c))
+            self._top_covered(w, n - 1, deepest, rest, u, lst, list(c), lots, hidden)
             for w, rest, u, lst, c in ways
         )
 
@@ -1384,12 +1477,23 @@ class Problem:
         up: int,
         last: int,
         count: list[int],
-    ) -> tuple[int, int]:
+        lots: Lots | None = None,
+        hidden: int = 0,
+    ) -> tuple[int, int, int, int]:
         """For `_top_trapped`: the least sets `up` and `last` (from these) closed under its
-        rules, the first cards `firsts` staying; `count` follows `up`."""
+        rules, the first cards `firsts` staying; `count` follows `up`. With `lots`, the
+        talon cards `hidden` come into `talon` as talon cards may leave (`_stock_lots`);
+        `talon` and `hidden` are returned too, and lots[2][0] set if some stay out."""
         start = self.start_rank
         while True:
-            grown = (up, last)
+            grown = (up, last, hidden)
+            if hidden and lots:  # the talon cards that may leave let others in reach
+                pred, after, _ = lots
+                let_in = 0
+                for y in _cards_of((up | last) & talon):  # a reserve card's bits are 0
+                    let_in |= pred[y] | after[y]
+                talon |= hidden & let_in
+                hidden &= ~let_in
             fresh = last
             while fresh:  # talon cards onto possible last cards
                 fresh = _children_of(fresh) & talon & ~last
@@ -1410,8 +1514,10 @@ class Problem:
                             last |= _BIT[col[k]]
                         else:
                             break
-            if (up, last) == grown:
-                return up, last
+            if (up, last, hidden) == grown:
+                if hidden and lots:
+                    lots[2][0] = True
+                return up, last, talon, hidden
 
     def lost(self, state: State) -> bool:
         """A quick proof that `state` cannot be won (False says nothing).

@@ -10,7 +10,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from app.engine import Move, Position, Rules
-from app.solver.board import ALL_TECHNIQUES, Key, Problem, State, Step, Successor
+from app.solver.board import (
+    ALL_TECHNIQUES,
+    STUCK_HERE,
+    Key,
+    Problem,
+    State,
+    Step,
+    Successor,
+)
 
 try:
     from app.solver import _core
@@ -542,7 +550,10 @@ class _Run:
                 if sum(child[4]) == 52:
                     self.spent = nodes
                     return Verdict.WON, [*path, step]
-                if problem.reserve_stuck(child) or self._returns_lost(child):
+                where = problem.stuck_where(child)
+                if where == STUCK_HERE:  # a proof at this pointer
+                    _prove(dead, k, value)
+                elif where or self._returns_lost(child):
                     self._prove_stuck(k, value)
                 else:
                     stack.append(self._enter(child, k, value, free=True))
