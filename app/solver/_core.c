@@ -195,7 +195,6 @@ typedef struct {
                                        BEAM_FIRST_WIDTH, or a test's */
     uint64_t opening; /* Core.opening: the search is that one shuffled run (0: the schedule) */
     int8_t order_at[52]; /* each card's place in `order`, -1 if none (`back_in_talon`) */
-    uint64_t order_after[64]; /* by place in `order`: the cards after it (`let_in`) */
     int covered_off; /* Core.covered_memo False: `top_covered` remembers nothing */
 } Rules;
 
@@ -1349,29 +1348,21 @@ typedef struct {
    right before it in the talon and the cards after it, and whether a call of the test
    left some out (`used`). */
 typedef struct {
-    const uint8_t *order;   /* the talon order (Rules.order), */
-    const int8_t *order_at; /* each card's place in it, */
-    const uint64_t *order_after; /* and the cards after each place */
-    uint64_t places;        /* the talon's places in the order (Work.talon) */
-    uint64_t order_a, order_b; /* the talon's order and places, hashed (`covered_key`) */
+    uint64_t pred[52], after[52]; /* for the talon's cards (`stock_lots`) */
+    uint64_t order_a, order_b;    /* the talon's order and places, hashed (`covered_key`) */
     int used;
 } Lots;
 
 /* For `top_grow`: the talon cards of *hidden that the cards which may leave the talon (those
-   of `talon` that may be up or last cards; t, gone up, is in no place) let in reach, moved
+   of `talon` that may be up or last cards; t, gone up, has none) let in reach, moved
    into *talon; whether any. */
 static int let_in(const Lots *lots, uint64_t may_leave, uint64_t *talon, uint64_t *hidden) {
     uint64_t in = 0;
-    int first = 64;
     for (uint64_t x = may_leave; x; x &= x - 1) {
-        int at = lots->order_at[__builtin_ctzll(x)];
-        if (at < 0) continue;
-        if (at < first) first = at;
-        uint64_t before = lots->places & ((1ULL << at) - 1);
-        if (before) in |= 1ULL << lots->order[63 - __builtin_clzll(before)];
+        int y = __builtin_ctzll(x);
+        in |= lots->pred[y] | lots->after[y];
     }
-    if (first < 64) in |= lots->order_after[first];
-    in &= *hidden; /* (cards that left the talon are in neither) */
+    in &= *hidden;
     *talon |= in;
     *hidden &= ~in;
     return in != 0;
@@ -1886,18 +1877,22 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
 /* board.Problem._stock_lots: the talon cards in reach before any talon card leaves (bits),
    and *lots. */
 static uint64_t stock_lots(const Rules *r, const Work *w, Lots *lots) {
-    uint64_t reach = 0;
-    int k = 0, pointer = w->pointer, last = 0;
-    for (uint64_t x = w->talon; x; x &= x - 1, k++) { /* the k-th card of the talon */
-        last = r->order[__builtin_ctzll(x)];
-        if (k == pointer - 1 || k % 3 == 2 || (k >= pointer && (k - pointer) % 3 == 2))
-            reach |= 1ULL << last;
+    uint8_t cards[64], positions[64];
+    int size = talon_cards(r, w, cards, positions), pointer = w->pointer;
+    uint64_t reach = 1ULL << cards[size - 1];
+    if (pointer) reach |= 1ULL << cards[pointer - 1];
+    for (int q = pointer + 2; q < size; q += 3) reach |= 1ULL << cards[q];
+    for (int q = 2; q < size; q += 3) reach |= 1ULL << cards[q];
+    /* every other card's are 0: the cards of `let_in` that are not in the talon */
+    memset(lots->pred, 0, sizeof lots->pred);
+    memset(lots->after, 0, sizeof lots->after);
+    uint64_t rest = 0;
+    for (int k = size - 1; k >= 0; k--) {
+        int c = cards[k];
+        lots->after[c] = rest;
+        lots->pred[c] = k ? 1ULL << cards[k - 1] : 0;
+        rest |= 1ULL << c;
     }
-    reach |= 1ULL << last;
-    lots->order = r->order;
-    lots->order_at = r->order_at;
-    lots->order_after = r->order_after;
-    lots->places = w->talon;
     lots->order_a = mix_a(r->salt ^ w->talon) | 1ULL << 63; /* a factor of `mum`: never 0 */
     lots->order_b = mix_b(r->salt + w->talon) | 1ULL << 63;
     lots->used = 0;
@@ -3115,8 +3110,12 @@ static int stuck(Run *run, const Work *w, Fp key) {
     Slot *seen = &run->tested[plain.a & (TESTED - 1)];
     int pointer_tag = 4 * (w->pointer + 1);
     if (seen->a == plain.a && seen->check == check_of(plain)) {
-        int tag = seen->value & ~3, answer = seen->value & 3;
+        int tag = seen->value & ~3, answer = seen->value & 3, at = tag / 4 - 1;
         if (!tag || tag == pointer_tag) return answer;
+        /* not stuck or stuck anywhere at a later pointer of this class: the same here (this
+           pointer reaches all that one does, so no more is proved, nor is a card left out) */
+        if (own && answer != STUCK_HERE && at > w->pointer && at % 3 == w->pointer % 3)
+            return answer;
     }
     int answer = reserve_stuck(r, w);
     int anywhere = !(STOCK_LOTS && r->draw == 3 && r->passes < 0 && w->talon) ||
@@ -4349,20 +4348,6 @@ static PyObject *build_state(const Rules *r, const Work *w) {
                          (unsigned long long)w->prot);
 }
 
-/* Each card's place in the talon order of r (`order_at`), and the cards after each place
-   (`order_after`). */
-static void place_order(Rules *r) {
-    memset(r->order_at, -1, sizeof r->order_at);
-    uint64_t after = 0;
-    for (int i = 63; i >= 0; i--) {
-        r->order_after[i] = after;
-        if (i < r->order_size) {
-            r->order_at[r->order[i]] = (int8_t)i;
-            after |= 1ULL << r->order[i];
-        }
-    }
-}
-
 /* The `salt` of rules whose talon order is set: FNV-1a over the order, the reserve, the
    start rank, draw and passes. */
 static void salt_rules(Rules *r) {
@@ -4379,7 +4364,6 @@ static void salt_rules(Rules *r) {
 static int own_state(Core *self, PyObject *obj, Rules *r, Work *w) {
     *r = self->rules;
     if (!parse_state(r, obj, w, r->order, &r->order_size)) return 0;
-    place_order(r);
     salt_rules(r);
     return 1;
 }
@@ -4520,7 +4504,8 @@ static int begin(Core *self, PyObject *obj, Rules *r, Work *root) {
     }
     *r = self->rules;
     if (!parse_state(r, obj, root, r->order, &r->order_size)) return 0;
-    place_order(r);
+    memset(r->order_at, -1, sizeof r->order_at);
+    for (int i = 0; i < r->order_size; i++) r->order_at[r->order[i]] = (int8_t)i;
     salt_rules(r);
     if (subsequence(r->order, r->order_size, self->master, self->master_size)) {
     } else if (subsequence(self->master, self->master_size, r->order, r->order_size)) {
