@@ -1916,13 +1916,18 @@ typedef struct {
     int start;
 } Grow;
 
-/* For `timed_grow`: `up` with each suit's cards of `free` sent up in order, from its next
-   one (those not up that lie one rank above an up card, or start the suit). */
-static uint64_t rise_free(const Rules *r, uint64_t free, uint64_t up) {
+/* For `timed_grow`: the cards that may go up next, with the cards `up` up (those not up
+   that lie one rank above an up card, or start the suit). */
+static inline uint64_t rise_next(const Rules *r, uint64_t up) {
     const uint64_t aces = 1ULL | 1ULL << 13 | 1ULL << 26 | 1ULL << 39;
+    return ((up << 1 & ~aces) | (up & aces << 12) >> 12 | r->start_cards) & ~up;
+}
+
+/* For `timed_grow`: `up` with each suit's cards of `free` sent up in order, from its next
+   one (`rise_next`). */
+static uint64_t rise_free(const Rules *r, uint64_t free, uint64_t up) {
     for (;;) {
-        uint64_t above = (up << 1 & ~aces) | (up & aces << 12) >> 12;
-        uint64_t next = free & (above | r->start_cards) & ~up;
+        uint64_t next = free & rise_next(r, up);
         if (!next) return up;
         up |= next;
     }
@@ -1951,8 +1956,10 @@ static int timed_way(const Rules *r, const Runs *p, int t, uint64_t up, uint64_t
 /* board.Problem._timed_grow, as sets draw by draw into *out (from g->start on). With fewer
    steps: a walk down a run goes on from where it stopped (the sets only grow), and a round
    walks only when `up` or `last` changed since the last walk; so a draw that brings nothing
-   new costs a look at the waste's top. `watch` (the reserve's top, or -1): stop as soon as
-   it has a way (`timed_way`), with 1 (the sets then unfinished); else 0. */
+   new costs a look at the waste's top. The cards that may land or go up next are kept
+   while the sets stay (`kids`, `next`: a round that finds none skips `rise_free`).
+   `watch` (the reserve's top, or -1): stop as soon as it has a way (`timed_way`, asked
+   again only of new sets), with 1 (the sets then unfinished); else 0. */
 static int timed_grow(const Rules *r, const Runs *p, const Deal *s, uint64_t gone,
                       uint64_t held, const Grow *g, int watch, Drawn *out) {
     const Drawn *was = g->was;
@@ -1960,6 +1967,10 @@ static int timed_grow(const Rules *r, const Runs *p, const Deal *s, uint64_t gon
     uint64_t up = (was->up[start] & ~g->covered_up) | g->seed_up;
     uint64_t last = (was->last[start] & ~g->covered_last) | g->seed_last;
     uint64_t firsts = p->firsts, walked_up = ~0ULL, walked_last = ~0ULL;
+    /* `children_of(last)` and `rise_next(up)` as of the sets `kids_of` and `next_of`; the sets
+       `timed_way` was last asked of */
+    uint64_t kids = 0, kids_of = 0, next = 0, next_of = ~0ULL, asked_up = ~0ULL,
+             asked_last = ~0ULL;
     for (int i = 0; i < p->count; i++) stop[i] = p->len[i] - 2;
     for (int j = start; j <= lots; j++) {
         if (j > start) {
@@ -1977,11 +1988,20 @@ static int timed_grow(const Rules *r, const Runs *p, const Deal *s, uint64_t gon
                 if (!(left >> y & 1)) break;
             }
             exposed &= ~held;
-            for (uint64_t fresh = last; fresh;) { /* exposed talon cards onto last cards */
-                fresh = children_of(fresh) & exposed & ~last;
-                last |= fresh;
+            if (last != kids_of) { /* `children_of` of a union is the union of theirs */
+                kids |= children_of(last & ~kids_of);
+                kids_of = last;
             }
-            up = rise_free(r, (last | exposed) & ~firsts, up);
+            for (uint64_t fresh = kids & exposed & ~last; fresh;) { /* onto last cards */
+                last |= fresh;
+                fresh = children_of(fresh) & exposed & ~last;
+            }
+            if (up != next_of) {
+                next = rise_next(r, up);
+                next_of = up;
+            }
+            uint64_t free = (last | exposed) & ~firsts;
+            if (free & next) up = rise_free(r, free, up);
             if (up != walked_up || last != walked_last) {
                 walked_up = up;
                 walked_last = last;
@@ -1999,7 +2019,11 @@ static int timed_grow(const Rules *r, const Runs *p, const Deal *s, uint64_t gon
             }
             if (up == was_up && last == was_last) break;
         }
-        if (watch >= 0 && timed_way(r, p, watch, up, last)) return 1;
+        if (watch >= 0 && (up != asked_up || last != asked_last)) { /* asked of new sets */
+            if (timed_way(r, p, watch, up, last)) return 1;
+            asked_up = up;
+            asked_last = last;
+        }
         out->up[j] = up;
         out->last[j] = last;
     }
