@@ -982,9 +982,14 @@ static int runs_needed(const Rules *r, const Work *w) {
 }
 
 /* board.Problem.columns_cannot_hold */
+/* board.Problem._follows_stock: the last pass of limited passes, talon cards left. */
+static int follows_stock(const Rules *r, const Work *w) {
+    return r->passes >= 0 && w->pass >= r->passes && w->cards;
+}
+
 /* board.Problem._counts_last_pass: the run count's tests apply (the last pass, talon left). */
 static int counts_last_pass(const Rules *r, const Work *w) {
-    return r->passes >= 0 && r->draw == 3 && r->returns && w->pass >= r->passes && w->talon;
+    return r->draw == 3 && r->returns && follows_stock(r, w);
 }
 
 /* board._breaks: the column cards that lie on one they do not fit on. */
@@ -2168,11 +2173,6 @@ static int timed_trapped(const Rules *r, const Work *w, uint64_t stays) {
     }
     Grow g = {&first, 0, 0, 0, 0, 0};
     return timed_covered(r, &s, &cols, n, 0, &g);
-}
-
-/* board.Problem._follows_stock */
-static int follows_stock(const Rules *r, const Work *w) {
-    return r->passes >= 0 && w->pass >= r->passes && w->cards;
 }
 
 /* board.Problem.reserve_stuck */

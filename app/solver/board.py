@@ -749,7 +749,7 @@ class Problem:
 
     def _counts_last_pass(self, state: State) -> bool:
         """Whether the run count's tests apply (`counts_runs`): the last pass, talon left."""
-        return self.counts_runs and state[5] >= (self.rules.passes or 0) and bool(state[1])
+        return self.counts_runs and self._follows_stock(state)
 
     def closed_game_lost(self, state: State) -> bool:
         """In the last pass of limited passes (where `plays_closed_game`) with the reserve
@@ -1418,8 +1418,9 @@ class Problem:
                 return up, last
 
     def _follows_stock(self, state: State) -> bool:
-        """Whether `reserve_stuck` follows the stock's order (`_timed_trapped`): in the last
-        pass of limited passes, with talon cards left."""
+        """Whether the state is in the last pass of limited passes with talon cards left,
+        where `reserve_stuck` follows the stock's order (`_timed_trapped`) and the run count's
+        tests may apply (`_counts_last_pass`)."""
         passes = self.rules.passes
         return passes is not None and state[5] >= passes and bool(state[1])
 
@@ -1581,7 +1582,6 @@ class Problem:
         size = len(talon)
         lots = (size - pointer + draw - 1) // draw
         firsts = _firsts(runs)
-        begin = self.start_rank
         for j in range(start, lots + 1):
             up_set = sum(_BIT[c] for c in range(52) if up[c] <= j)
             last_set = sum(_BIT[c] for c in range(52) if last[c] <= j)
@@ -1597,28 +1597,8 @@ class Problem:
                     if not (up_set | last_set) >> y & 1:
                         break
                 exposed &= ~held
-                fresh = last_set
-                while fresh:  # exposed talon cards onto possible last cards
-                    fresh = _children_of(fresh) & exposed & ~last_set
-                    last_set |= fresh
-                free = (last_set | exposed) & ~firsts
-                for suit in range(4):
-                    for k in range(13):
-                        c = suit * 13 + (begin + k) % 13
-                        if not up_set >> c & 1:
-                            if not free >> c & 1:
-                                break
-                            up_set |= _BIT[c]
-                for col in runs:
-                    for k in range(len(col) - 2, -1, -1):
-                        on = col[k + 1]
-                        if not last_set >> col[k] & 1:
-                            if up_set >> on & 1 or (
-                                last_set >> on & 1 and _PARENT_BITS[on] & last_set
-                            ):
-                                last_set |= _BIT[col[k]]
-                            else:
-                                break
+                count = [self._rises(up_set, suit) for suit in range(4)]
+                up_set, last_set = self._top_grow(runs, firsts, exposed, up_set, last_set, count)
                 if (up_set, last_set) == grown:
                     break
             for c in _cards_of(up_set):
@@ -1626,6 +1606,13 @@ class Problem:
             for c in _cards_of(last_set):
                 last[c] = min(last[c], j)
         return up, last
+
+    def _rises(self, up: int, suit: int) -> int:
+        """How many of `suit`'s cards from the start rank up are in `up`, in a row."""
+        k = 0
+        while k < 13 and up >> suit * 13 + (self.start_rank + k) % 13 & 1:
+            k += 1
+        return k
 
     def lost(self, state: State) -> bool:
         """A quick proof that `state` cannot be won (False says nothing).
