@@ -1898,12 +1898,30 @@ static int top_trapped(const Rules *r, const Work *w) {
 
 /* The talon as the last pass deals it (`board.Problem._timed_trapped`'s `deal`): its cards in
    order, the waste first; the draws left (`lots`); the cards that never come to the waste's
-   top (`stays`); the reserve test's deepest card (index). */
+   top (`stays`); the reserve test's deepest card (index); the cards by place: each card's
+   place in `cards` (`at`), the cards before place q (`upto[q]`), all of them (`in`). */
 typedef struct {
-    uint8_t cards[64];
+    uint8_t cards[64], at[52];
     int size, pointer, draw, lots, deepest;
-    uint64_t stays;
+    uint64_t stays, in, upto[65];
 } Deal;
+
+/* The places in the talon of the cards of `cards` there. */
+static uint64_t places_of(const Deal *s, uint64_t cards) {
+    uint64_t places = 0;
+    for (uint64_t x = cards & s->in; x; x &= x - 1) places |= 1ULL << s->at[__builtin_ctzll(x)];
+    return places;
+}
+
+/* The cards that may be the waste's top once the talon's first `end` cards are drawn: from
+   the last drawn down to the first that may not have left it (the waste's top leaves when
+   it may go up or be a last card), skipping those that landed on a card (`gone`);
+   `passed`: the places of the cards that may have left (gone, or in `up` or `last`). */
+static inline uint64_t exposed_at(const Deal *s, int end, uint64_t passed, uint64_t gone) {
+    uint64_t stuck = ~passed & ((1ULL << end) - 1);
+    uint64_t under = stuck ? s->upto[63 - __builtin_clzll(stuck)] : 0;
+    return s->upto[end] & ~under & ~gone;
+}
 
 /* `_timed_grow`'s times as sets: after each draw j (from a call's start on), the cards that
    may be up and may be last cards by then (each grows with j). A card's time in
@@ -1914,11 +1932,20 @@ typedef struct {
 
 /* What a call of `timed_covered` grows from: its caller's sets (`was`, from draw `start`
    on), less the cards the way covers (`covered_up`, `covered_last`), with t's own (`seed_up`,
-   `seed_last`), from the draw the way may be taken (`start`). */
+   `seed_last`), from the draw the way may be taken (`start`). `quiet`: a way that changes
+   the caller's rules only as `quiet_draws` looks at (t, `card`, goes up, or onto a card in a
+   run, or a column goes whole onto one), `pair` the two cards it laid one on the other
+   (a = -1: none; `above`: the cards from b up to its run's last but one). */
+typedef struct {
+    int a, b;
+    uint64_t above;
+} Pair;
+
 typedef struct {
     const Drawn *was;
     uint64_t covered_up, covered_last, seed_up, seed_last;
-    int start;
+    int start, card, quiet;
+    Pair pair;
 } Grow;
 
 /* For `timed_grow`: the cards that may go up next, with the cards `up` up (those not up
@@ -1958,17 +1985,102 @@ static int timed_way(const Rules *r, const Runs *p, int t, uint64_t up, uint64_t
     return 0;
 }
 
+/* Whether talon card c (not gone, not held) may be the waste's top once the first `end` are
+   drawn: every card drawn after it gone or in `left`. */
+static int may_be_top(const Deal *s, int end, int c, uint64_t left) {
+    int q = s->at[c];
+    if (q >= end) return 0;
+    for (int k = end - 1; k > q; k--)
+        if (!(left >> s->cards[k] & 1)) return 0;
+    return 1;
+}
+
+/* The pair whose upper card is b, if b lies on a card in a run. */
+static int pair_of(const Runs *p, int b, Pair *out) {
+    int j = run_with(p, b);
+    if (j < 0) return 0;
+    const uint8_t *col = p->cards[j];
+    int len = p->len[j], m = 0;
+    while (col[m] != b) m++;
+    if (!m) return 0;
+    uint64_t above = 0;
+    for (int k = m; k < len - 1; k++) above |= 1ULL << col[k];
+    *out = (Pair){col[m - 1], b, above};
+    return 1;
+}
+
+/* For `timed_grow`, a `quiet` way: the first draw from its start at which its rules may give
+   a card its base lacks (its caller's sets less the covered cards, with t's own), lots + 1
+   if none; the base's sets filled into *out up to it. The caller's sets at each draw are
+   closed under the caller's rules, and a quiet way changes those only so: t is a last card
+   (and up, if it went up), on which a card it fits on may land from the waste or move off a
+   card in a run (the pairs whose upper card is one of t's children); the card it laid on a
+   card in a run (t, or a column's first card, f) lies on it, a new pair; f is no first card,
+   and may go up, as t may if it lies on a card, and the card after t in its suit once t went
+   up; a card the way took from the waste lies in a run, and the covered cards (e, its suit
+   from it up) make no card possible, so the cards that may be the waste's top are the
+   caller's or fewer. So until one of those rules applies the base is closed: asked draw by
+   draw (a pair as the walk down its run reaches it, below last cards only). */
+static int quiet_draws(const Rules *r, const Runs *p, const Deal *s, uint64_t gone,
+                       uint64_t held, const Grow *g, Drawn *out) {
+    uint64_t t = 1ULL << g->card, kids = children_of(t), looked = 0, firsts = p->firsts;
+    uint64_t rising = (t | (g->pair.a >= 0 ? 1ULL << g->pair.b : 0) |
+                       (g->seed_up ? rise_next(r, t) & ~r->start_cards : 0)) &
+                      ~firsts;
+    uint64_t waste = s->in & ~gone & ~held; /* the cards that may yet be the waste's top */
+    Pair pairs[3];
+    int np = 0;
+    if (g->pair.a >= 0) pairs[np++] = g->pair;
+    const Drawn *was = g->was;
+    int j = g->start;
+    for (; j <= s->lots; j++) {
+        uint64_t up = (was->up[j] & ~g->covered_up) | g->seed_up;
+        uint64_t last = (was->last[j] & ~g->covered_last) | g->seed_last;
+        int end = s->pointer + j * s->draw;
+        if (end > s->size) end = s->size;
+        uint64_t rises = rising & rise_next(r, up);
+        if (rises & last) return j;
+        uint64_t top = ((rises & ~last) | (kids & ~last)) & waste, left = up | last | gone;
+        for (; top; top &= top - 1)
+            if (may_be_top(s, end, __builtin_ctzll(top), left)) return j;
+        for (uint64_t x = kids & last & ~looked; x; x &= x - 1) { /* they may leave by t now */
+            looked |= x & -x;
+            np += pair_of(p, __builtin_ctzll(x), &pairs[np]);
+        }
+        for (int k = 0; k < np; k++) {
+            const Pair *q = &pairs[k];
+            if (!(last >> q->a & 1) && !(q->above & ~last) &&
+                (up >> q->b & 1 || (last >> q->b & 1 && PARENTS[q->b] & last)))
+                return j;
+        }
+        out->up[j] = up;
+        out->last[j] = last;
+    }
+    return j;
+}
+
 /* board.Problem._timed_grow, as sets draw by draw into *out (from g->start on). With fewer
-   steps: a walk down a run goes on from where it stopped (the sets only grow), and a round
-   walks only when `up` or `last` changed since the last walk; so a draw that brings nothing
-   new costs a look at the waste's top. The cards that may land or go up next are kept
-   while the sets stay (`kids`, `next`: a round that finds none skips `rise_free`).
-   `watch` (the reserve's top, or -1): stop as soon as it has a way (`timed_way`, asked
-   again only of new sets), with 1 (the sets then unfinished); else 0. */
+   steps: a quiet way's draws at which its base is closed are taken as they are
+   (`quiet_draws`); a walk down a run goes on from where it stopped (the sets only grow), and
+   a round walks only when `up` or `last` changed since the last walk; the cards that may be
+   the waste's top are found by their places (`exposed_at`); a draw that adds nothing to the
+   sets from the caller and whose lot's top card (the waste's top alone then) may neither
+   land nor go up is passed at once. The cards that may land or go up next are kept while
+   the sets stay (`kids`, `next`: a round that finds none skips `rise_free`). `watch` (the
+   reserve's top, or -1): stop as soon as it has a way (`timed_way`, asked first of the
+   base at the last draw, which the sets hold, then again only of new sets), with 1 (the
+   sets then unfinished); else 0. */
 static int timed_grow(const Rules *r, const Runs *p, const Deal *s, uint64_t gone,
                       uint64_t held, const Grow *g, int watch, Drawn *out) {
     const Drawn *was = g->was;
     int start = g->start, lots = s->lots, stop[MAX_RUNS];
+    if (watch >= 0 && timed_way(r, p, watch, (was->up[lots] & ~g->covered_up) | g->seed_up,
+                                (was->last[lots] & ~g->covered_last) | g->seed_last))
+        return 1; /* the sets only grow from these */
+    if (g->quiet) {
+        start = quiet_draws(r, p, s, gone, held, g, out);
+        if (start > lots) return 0; /* the base's sets: the watched card has no way (above) */
+    }
     uint64_t up = (was->up[start] & ~g->covered_up) | g->seed_up;
     uint64_t last = (was->last[start] & ~g->covered_last) | g->seed_last;
     uint64_t firsts = p->firsts, walked_up = ~0ULL, walked_last = ~0ULL;
@@ -1977,22 +2089,36 @@ static int timed_grow(const Rules *r, const Runs *p, const Deal *s, uint64_t gon
     uint64_t kids = 0, kids_of = 0, next = 0, next_of = ~0ULL, asked_up = ~0ULL,
              asked_last = ~0ULL;
     for (int i = 0; i < p->count; i++) stop[i] = p->len[i] - 2;
-    for (int j = start; j <= lots; j++) {
-        if (j > start) {
-            up |= was->up[j] & ~g->covered_up;
-            last |= was->last[j] & ~g->covered_last;
-        }
+    uint64_t seen = up | last | gone, passed = places_of(s, seen);
+    for (int j = start, drawn = 0; j <= lots; j++) {
         int end = s->pointer + j * s->draw;
         if (end > s->size) end = s->size;
-        for (;;) {
-            uint64_t was_up = up, was_last = last, exposed = 0, left = up | last;
-            for (int q = end - 1; q >= 0; q--) { /* the cards that may be the waste's top */
-                int y = s->cards[q];
-                if (gone >> y & 1) continue;
-                exposed |= 1ULL << y;
-                if (!(left >> y & 1)) break;
+        if (j > start) {
+            uint64_t more_up = was->up[j] & ~g->covered_up & ~up;
+            uint64_t more_last = was->last[j] & ~g->covered_last & ~last;
+            if (!(more_up | more_last)) { /* a draw that brings nothing new is passed at once */
+                int q = end - 1;
+                while (q >= drawn && gone >> s->cards[q] & 1) q--;
+                /* the lot's top card that has not landed, if any, is the waste's top alone */
+                uint64_t top = q >= drawn ? 1ULL << s->cards[q] : 0;
+                if (!(top & ~held & (kids | next | up | last))) {
+                    out->up[j] = up;
+                    out->last[j] = last;
+                    drawn = end;
+                    continue;
+                }
             }
-            exposed &= ~held;
+            up |= more_up;
+            last |= more_last;
+        }
+        drawn = end;
+        for (;;) {
+            uint64_t was_up = up, was_last = last;
+            if ((up | last) & ~seen) {
+                passed |= places_of(s, (up | last) & ~seen);
+                seen |= up | last;
+            }
+            uint64_t exposed = exposed_at(s, end, passed, gone) & ~held;
             if (last != kids_of) { /* `children_of` of a union is the union of theirs */
                 kids |= children_of(last & ~kids_of);
                 kids_of = last;
@@ -2083,11 +2209,13 @@ static int timed_landings_hold(const Rules *r, const Deal *s, Runs *p, int n, in
     Kept kept_i, kept_j;
     if (i >= 0) keep(p, i, &kept_i);
     for (int k = 0; k < ways; k++) {
-        Grow next = {d, r->from[e], 1ULL << e, 0, 1ULL << *card, at};
+        Grow next = {d, r->from[e], 1ULL << e, 0, 1ULL << *card, at, *card, 1, {e, *more, 0}};
+        if (i >= 0) next.pair.above = mine & ~(1ULL << more[m - 1]); /* the column's but its last */
         uint64_t left = gone | 1ULL << e, one[2];
         int on = e;
         if (under[k] >= 0) {
             on = under[k];
+            next.quiet = 0;
             next.covered_up |= r->from[on];
             next.covered_last |= 1ULL << on;
             left |= 1ULL << on;
@@ -2120,7 +2248,7 @@ static int timed_covered(const Rules *r, const Deal *s, Runs *p, int n, uint64_t
     uint64_t up = d.up[lots], last = d.last[lots], bit = 1ULL << t;
     int rise = rises_from(r, &d, start, lots, t);
     if (rise < NEVER) { /* t goes up */
-        Grow next = {&d, 0, 0, bit, bit, rise};
+        Grow next = {&d, 0, 0, bit, bit, rise, t, 1, {-1, -1, 0}};
         if (!timed_covered(r, s, p, n - 1, gone, &next)) return 0;
     }
     for (uint64_t x = PARENTS[t] & last; x; x &= x - 1) /* t goes onto e */
@@ -2131,7 +2259,7 @@ static int timed_covered(const Rules *r, const Deal *s, Runs *p, int n, uint64_t
         int f = p->cards[i][0];
         if (last >> f & 1 && !(suit_below(r, f) & ~up)) { /* its cards go up */
             int at = first_in(d.last, start, lots, f), rises = rises_from(r, &d, start, lots, f);
-            Grow next = {&d, 0, 0, 0, bit, at > rises ? at : rises};
+            Grow next = {&d, 0, 0, 0, bit, at > rises ? at : rises, t, 0, {-1, -1, 0}};
             Kept kept;
             uint64_t firsts = p->firsts, one[2];
             keep(p, i, &kept);
@@ -2159,6 +2287,13 @@ static int timed_trapped(const Rules *r, const Work *w, uint64_t stays) {
     s.draw = r->draw;
     s.lots = (s.size - s.pointer + s.draw - 1) / s.draw;
     s.stays = stays;
+    s.in = 0;
+    s.upto[0] = 0;
+    for (int q = 0; q < s.size; q++) {
+        s.at[s.cards[q]] = (uint8_t)q;
+        s.in |= 1ULL << s.cards[q];
+        s.upto[q + 1] = s.in;
+    }
     int n = w->reserve;
     s.deepest = n - 1 - r->lookahead > 0 ? n - 1 - r->lookahead : 0;
     Runs cols;
@@ -2171,7 +2306,7 @@ static int timed_trapped(const Rules *r, const Work *w, uint64_t stays) {
         first.up[j] = up;
         first.last[j] = last;
     }
-    Grow g = {&first, 0, 0, 0, 0, 0};
+    Grow g = {&first, 0, 0, 0, 0, 0, 0, 0, {-1, -1, 0}};
     return timed_covered(r, &s, &cols, n, 0, &g);
 }
 
