@@ -1932,10 +1932,10 @@ typedef struct {
 
 /* What a call of `timed_covered` grows from: its caller's sets (`was`, from draw `start`
    on), less the cards the way covers (`covered_up`, `covered_last`), with t's own (`seed_up`,
-   `seed_last`), from the draw the way may be taken (`start`). `quiet`: a way that changes
-   the caller's rules only as `quiet_draws` looks at (t, `card`, goes up, or onto a card in a
-   run, or a column goes whole onto one), `pair` the two cards it laid one on the other
-   (a = -1: none; `above`: the cards from b up to its run's last but one). */
+   `seed_last`), from the draw the way may be taken (`start`). `card`: t, if the way is
+   quiet, changing the caller's rules only as `quiet_draws` looks at (t goes up, or onto a
+   card in a run, or a column goes whole onto one), else -1; `pair`: the two cards it laid
+   one on the other (a = -1: none; `above`: the cards from b up to its run's last but one). */
 typedef struct {
     int a, b;
     uint64_t above;
@@ -1944,7 +1944,7 @@ typedef struct {
 typedef struct {
     const Drawn *was;
     uint64_t covered_up, covered_last, seed_up, seed_last;
-    int start, card, quiet;
+    int start, card;
     Pair pair;
 } Grow;
 
@@ -2009,18 +2009,19 @@ static int pair_of(const Runs *p, int b, Pair *out) {
     return 1;
 }
 
-/* For `timed_grow`, a `quiet` way: the first draw from its start at which its rules may give
-   a card its base lacks (its caller's sets less the covered cards, with t's own), lots + 1
-   if none; the base's sets filled into *out up to it. The caller's sets at each draw are
-   closed under the caller's rules, and a quiet way changes those only so: t is a last card
-   (and up, if it went up), on which a card it fits on may land from the waste or move off a
-   card in a run (the pairs whose upper card is one of t's children); the card it laid on a
-   card in a run (t, or a column's first card, f) lies on it, a new pair; f is no first card,
-   and may go up, as t may if it lies on a card, and the card after t in its suit once t went
-   up; a card the way took from the waste lies in a run, and the covered cards (e, its suit
-   from it up) make no card possible, so the cards that may be the waste's top are the
-   caller's or fewer. So until one of those rules applies the base is closed: asked draw by
-   draw (a pair as the walk down its run reaches it, below last cards only). */
+/* For `timed_grow`, a quiet way (`Grow.card`): the first draw from its start at which its
+   rules may give a card its base lacks (its caller's sets less the covered cards, with t's
+   own), lots + 1 if none; the base's sets filled into *out up to it. The caller's sets at
+   each draw are closed under the caller's rules, and a quiet way changes those only so: t
+   is a last card (and up, if it went up), on which a card it fits on may land from the
+   waste or move off a card in a run (the pairs whose upper card is one of t's children);
+   the card it laid on a card in a run (t, or a column's first card, f) lies on it, a new
+   pair; f is no first card, and may go up, as t may if it lies on a card, and the card
+   after t in its suit once t went up; a card the way took from the waste lies in a run,
+   and the covered cards (e, its suit from it up) make no card possible, so the cards that
+   may be the waste's top are the caller's or fewer. So until one of those rules applies
+   the base is closed: asked draw by draw (a pair as the walk down its run reaches it, below
+   last cards only). */
 static int quiet_draws(const Rules *r, const Runs *p, const Deal *s, uint64_t gone,
                        uint64_t held, const Grow *g, Drawn *out) {
     uint64_t t = 1ULL << g->card, kids = children_of(t), looked = 0, firsts = p->firsts;
@@ -2077,7 +2078,7 @@ static int timed_grow(const Rules *r, const Runs *p, const Deal *s, uint64_t gon
     if (watch >= 0 && timed_way(r, p, watch, (was->up[lots] & ~g->covered_up) | g->seed_up,
                                 (was->last[lots] & ~g->covered_last) | g->seed_last))
         return 1; /* the sets only grow from these */
-    if (g->quiet) {
+    if (g->card >= 0) {
         start = quiet_draws(r, p, s, gone, held, g, out);
         if (start > lots) return 0; /* the base's sets: the watched card has no way (above) */
     }
@@ -2209,13 +2210,13 @@ static int timed_landings_hold(const Rules *r, const Deal *s, Runs *p, int n, in
     Kept kept_i, kept_j;
     if (i >= 0) keep(p, i, &kept_i);
     for (int k = 0; k < ways; k++) {
-        Grow next = {d, r->from[e], 1ULL << e, 0, 1ULL << *card, at, *card, 1, {e, *more, 0}};
+        Grow next = {d, r->from[e], 1ULL << e, 0, 1ULL << *card, at, *card, {e, *more, 0}};
         if (i >= 0) next.pair.above = mine & ~(1ULL << more[m - 1]); /* the column's but its last */
         uint64_t left = gone | 1ULL << e, one[2];
         int on = e;
         if (under[k] >= 0) {
             on = under[k];
-            next.quiet = 0;
+            next.card = -1;
             next.covered_up |= r->from[on];
             next.covered_last |= 1ULL << on;
             left |= 1ULL << on;
@@ -2248,7 +2249,7 @@ static int timed_covered(const Rules *r, const Deal *s, Runs *p, int n, uint64_t
     uint64_t up = d.up[lots], last = d.last[lots], bit = 1ULL << t;
     int rise = rises_from(r, &d, start, lots, t);
     if (rise < NEVER) { /* t goes up */
-        Grow next = {&d, 0, 0, bit, bit, rise, t, 1, {-1, -1, 0}};
+        Grow next = {&d, 0, 0, bit, bit, rise, t, {-1, -1, 0}};
         if (!timed_covered(r, s, p, n - 1, gone, &next)) return 0;
     }
     for (uint64_t x = PARENTS[t] & last; x; x &= x - 1) /* t goes onto e */
@@ -2259,7 +2260,7 @@ static int timed_covered(const Rules *r, const Deal *s, Runs *p, int n, uint64_t
         int f = p->cards[i][0];
         if (last >> f & 1 && !(suit_below(r, f) & ~up)) { /* its cards go up */
             int at = first_in(d.last, start, lots, f), rises = rises_from(r, &d, start, lots, f);
-            Grow next = {&d, 0, 0, 0, bit, at > rises ? at : rises, t, 0, {-1, -1, 0}};
+            Grow next = {&d, 0, 0, 0, bit, at > rises ? at : rises, -1, {-1, -1, 0}};
             Kept kept;
             uint64_t firsts = p->firsts, one[2];
             keep(p, i, &kept);
@@ -2306,7 +2307,7 @@ static int timed_trapped(const Rules *r, const Work *w, uint64_t stays) {
         first.up[j] = up;
         first.last[j] = last;
     }
-    Grow g = {&first, 0, 0, 0, 0, 0, 0, 0, {-1, -1, 0}};
+    Grow g = {&first, 0, 0, 0, 0, 0, -1, {-1, -1, 0}};
     return timed_covered(r, &s, &cols, n, 0, &g);
 }
 
