@@ -2353,10 +2353,12 @@ typedef struct {
 } DeadlockMemo;
 static _Thread_local DeadlockMemo deadlock_memo[DEADLOCK_MEMO];
 
-/* board.Problem._top_deadlocked (`same`: the columns `known` may answer for; `order`: the
-   columns' fingerprint in their order, `columns_in_order`, or NULL: no memo) */
+static Fp columns_in_order(const Fp *h);
+
+/* board.Problem._top_deadlocked (`same`: the columns `known` may answer for; `hashes`: the
+   columns' own, `column_hashes`, or NULL: no memo) */
 static int top_deadlocked(const Rules *r, const Work *w, unsigned same, KnownColumns *known,
-                          const Fp *order) {
+                          const Fp *hashes) {
     int rises = 0;
     for (int i = 0; i < 4 && !rises; i++) {
         if (same >> i & 1) {
@@ -2377,10 +2379,11 @@ static int top_deadlocked(const Rules *r, const Work *w, unsigned same, KnownCol
         cols[i] = w->col[i];
         lens[i] = w->len[i];
     }
-    if (!order) return cards_play_out(r, cols, lens, 4, up);
+    if (!hashes) return cards_play_out(r, cols, lens, 4, up);
+    Fp order = columns_in_order(hashes);
     uint64_t rank = (uint64_t)r->start_rank << 56;
-    uint64_t a = mix_a(order->a ^ mum(up ^ 0x882efa98ec4e6c89ULL, rank ^ 0xd1310ba698dfb5acULL));
-    uint64_t b = mix_b(order->b + mum(up ^ 0xc0ac29b7c97c50ddULL, rank ^ 0xb8e1afed6a267e96ULL));
+    uint64_t a = mix_a(order.a ^ mum(up ^ 0x882efa98ec4e6c89ULL, rank ^ 0xd1310ba698dfb5acULL));
+    uint64_t b = mix_b(order.b + mum(up ^ 0xc0ac29b7c97c50ddULL, rank ^ 0xb8e1afed6a267e96ULL));
     a = a ? a : 1;
     DeadlockMemo *m = &deadlock_memo[a >> 20 & (DEADLOCK_MEMO - 1)];
     if (m->a == a && m->check == (uint32_t)(b >> 32)) return m->dead;
@@ -2594,10 +2597,10 @@ static int column_needs(const Rules *r, const Work *w, int i, uint64_t *need, in
 
 /* board.Problem.lost (`same`: the columns `known` may answer for, `columns_kept`) */
 static int lost_kept(const Rules *r, const Work *w, unsigned same, KnownColumns *known,
-                     const Fp *order) {
+                     const Fp *hashes) {
     if (r->mode == MODE_ALL) return deadlocked(r, w);
     if (r->returns || r->empty_any) return 0;
-    if (r->mode == MODE_TOP_OR_ALL && top_deadlocked(r, w, same, known, order)) return 1;
+    if (r->mode == MODE_TOP_OR_ALL && top_deadlocked(r, w, same, known, hashes)) return 1;
     uint64_t up = 0;
     int up_made = 0;
     for (int i = 0; i < 4; i++) {
@@ -2926,9 +2929,7 @@ static void emit(Emit *e, Work *child, int priority, int draws, int card, int ta
     unsigned same = columns_kept(child, e->known);
     Fp h[4];
     column_hashes(child, same, e->known, h);
-    Fp order = columns_in_order(h);
-    if (!(target == FOUNDATION && e->parent_clear) &&
-        lost_kept(e->r, child, same, e->known, &order))
+    if (!(target == FOUNDATION && e->parent_clear) && lost_kept(e->r, child, same, e->known, h))
         return;
     uint64_t a = h[0].a + h[1].a + h[2].a + h[3].a, b = h[0].b + h[1].b + h[2].b + h[3].b;
     uint64_t position = pointer_class(e->r, child);
@@ -3068,7 +3069,9 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
 /* `successors` of a state whose reserve is not stuck. */
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead) {
     if (columns_cannot_hold(r, w) || closed_game_lost(r, w)) return 0;
-    KnownColumns known = {.parent = w};
+    KnownColumns known; /* its arrays made when first asked (the masks) */
+    known.parent = w;
+    known.hashed = known.rising_known = known.needs_known = 0;
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
               r->mode == MODE_ANY_RUN && !r->autocomplete, -1, NULL, NULL, &known};
     Work child;
