@@ -2373,15 +2373,29 @@ static int top_may_leave(const Rules *r, int card, const unsigned *left, uint64_
     return 0;
 }
 
+/* Whether a card of the column lies on one of lower rank. */
+static int column_rises(const Rules *r, const uint8_t *col, int len) {
+    for (int k = 1; k < len; k++)
+        if (r->rel[col[k]] > r->rel[col[k - 1]]) return 1;
+    return 0;
+}
+
+/* `cards_deadlocked` once some card of the columns lies on one of lower rank (else none is
+   held: each column goes up or away from its top down). */
+static int cards_play_out(const Rules *r, const uint8_t *const *cols, const int *lens,
+                          int count, uint64_t up);
+
 /* board.Problem._cards_deadlocked: `_top_deadlocked`'s play-out of the columns `cols`
    (count of them, lens[i] cards each), `up` the cards taken as up (never a last card). */
 static int cards_deadlocked(const Rules *r, const uint8_t *const *cols, const int *lens,
                             int count, uint64_t up) {
     int rises = 0;
-    for (int i = 0; i < count && !rises; i++)
-        for (int k = 1; k < lens[i] && !rises; k++)
-            rises = r->rel[cols[i][k]] > r->rel[cols[i][k - 1]];
-    if (!rises) return 0;
+    for (int i = 0; i < count && !rises; i++) rises = column_rises(r, cols[i], lens[i]);
+    return rises && cards_play_out(r, cols, lens, count, up);
+}
+
+static int cards_play_out(const Rules *r, const uint8_t *const *cols, const int *lens,
+                          int count, uint64_t up) {
     unsigned left[4] = {0, 0, 0, 0};
     uint64_t members = 0, lasts = 0;
     int ends[MAX_PIECES];
@@ -2426,21 +2440,92 @@ static int cards_deadlocked(const Rules *r, const uint8_t *const *cols, const in
     return 0;
 }
 
-/* board.Problem._top_deadlocked */
-static int top_deadlocked(const Rules *r, const Work *w) {
+/* What `emit` keeps of the parent's columns for the children that leave one as it was: a
+   child's column is the parent's when its length and last card are (a step and `settle`
+   only put cards on a column, take its last ones, or refill an emptied one with a reserve
+   card, which lay in no column). Per column, made when first asked (the masks): its hash,
+   whether a card of it lies on one of lower rank (`column_rises`), and what `lost`'s column
+   test asks of the foundations (`column_needs`). */
+#define KEPT_NEEDS 8
+typedef struct {
+    const Work *parent;
+    unsigned hashed, rising_known, needs_known;
+    uint8_t rising[4];
+    int8_t needs[4]; /* `column_needs`'s count, -1: too many to keep */
+    uint64_t a[4], b[4], need[4][KEPT_NEEDS];
+} KnownColumns;
+
+/* The columns of w that are `known`'s parent's as they were (bits). */
+static unsigned columns_kept(const Work *w, const KnownColumns *known) {
+    const Work *p = known->parent;
+    unsigned same = 0;
+    for (int i = 0; i < 4; i++) {
+        int n = w->len[i];
+        if (n == p->len[i] && (!n || w->col[i][n - 1] == p->col[i][n - 1])) same |= 1u << i;
+    }
+    return same;
+}
+
+/* The cards on the foundations, from their counts. */
+static uint64_t up_cards(const Rules *r, const uint8_t *found) {
     uint64_t up = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        uint64_t all = 0x1FFFULL << (13 * suit);
+        int n = found[suit];
+        up |= n == 13 ? all : all & ~r->from[suit * 13 + (r->start_rank + n) % 13];
+    }
+    return up;
+}
+
+/* `top_deadlocked`'s play-outs remembered (a thread's, the last one in each slot): the
+   search meets the same columns with the same cards up again and again, with the talon,
+   the reserve or the pointer changed. By a fingerprint of the columns in their order, the
+   cards up and the start rank (all the play-out reads); 96 bits kept, as the tables. */
+#define DEADLOCK_MEMO (1 << 16)
+typedef struct {
+    uint64_t a;
+    uint32_t check;
+    int32_t dead;
+} DeadlockMemo;
+static _Thread_local DeadlockMemo deadlock_memo[DEADLOCK_MEMO];
+
+static Fp columns_in_order(const Fp *h);
+
+/* board.Problem._top_deadlocked (`same`: the columns `known` may answer for; `hashes`: the
+   columns' own, `column_hashes`, or NULL: no memo) */
+static int top_deadlocked(const Rules *r, const Work *w, unsigned same, KnownColumns *known,
+                          const Fp *hashes) {
+    int rises = 0;
+    for (int i = 0; i < 4 && !rises; i++) {
+        if (same >> i & 1) {
+            if (!(known->rising_known >> i & 1)) {
+                known->rising[i] = (uint8_t)column_rises(r, w->col[i], w->len[i]);
+                known->rising_known |= 1u << i;
+            }
+            rises = known->rising[i];
+        } else {
+            rises = column_rises(r, w->col[i], w->len[i]);
+        }
+    }
+    if (!rises) return 0;
+    uint64_t up = up_cards(r, w->found);
     const uint8_t *cols[4];
     int lens[4];
     for (int i = 0; i < 4; i++) {
         cols[i] = w->col[i];
         lens[i] = w->len[i];
     }
-    for (int suit = 0; suit < 4; suit++) {
-        uint64_t all = 0x1FFFULL << (13 * suit);
-        int n = w->found[suit];
-        up |= n == 13 ? all : all & ~r->from[suit * 13 + (r->start_rank + n) % 13];
-    }
-    return cards_deadlocked(r, cols, lens, 4, up);
+    if (!hashes) return cards_play_out(r, cols, lens, 4, up);
+    Fp order = columns_in_order(hashes);
+    uint64_t rank = (uint64_t)r->start_rank << 56;
+    uint64_t a = mix_a(order.a ^ mum(up ^ 0x882efa98ec4e6c89ULL, rank ^ 0xd1310ba698dfb5acULL));
+    uint64_t b = mix_b(order.b + mum(up ^ 0xc0ac29b7c97c50ddULL, rank ^ 0xb8e1afed6a267e96ULL));
+    a = a ? a : 1;
+    DeadlockMemo *m = &deadlock_memo[a >> 20 & (DEADLOCK_MEMO - 1)];
+    if (m->a == a && m->check == (uint32_t)(b >> 32)) return m->dead;
+    int dead = cards_play_out(r, cols, lens, 4, up);
+    *m = (DeadlockMemo){a, (uint32_t)(b >> 32), dead};
+    return dead;
 }
 
 /* How many talon cards deep `refill_dead` follows what the landed-on card lies on. */
@@ -2576,45 +2661,107 @@ static int refill_ask(const Rules *r, const Runs *p, int n, int i, int e, uint64
     return dead;
 }
 
-/* board.Problem.lost */
-static int lost(const Rules *r, const Work *w) {
-    if (r->mode == MODE_ALL) return deadlocked(r, w);
-    if (r->returns || r->empty_any) return 0;
-    if (r->mode == MODE_TOP_OR_ALL && top_deadlocked(r, w)) return 1;
+/* `lost`'s test of column i: a card that lies above a lower card of its suit and can never
+   leave (each card it would go onto under it or up). */
+static int column_stuck(const Rules *r, const Work *w, int i) {
     int any_run = r->mode == MODE_ANY_RUN;
-    for (int i = 0; i < 4; i++) {
-        int n = w->len[i];
-        if (n < 3) continue;
-        const uint8_t *col = w->col[i];
-        int lowest[4] = {13, 13, 13, 13}, made = 0;
-        uint64_t under[53]; /* under[k]: the cards under index k, made up to `made` when asked */
-        under[0] = 0;
-        for (int k = 0; k < n; k++) {
-            int card = col[k], suit = card / 13, rank = r->rel[card];
-            if (rank > lowest[suit]) {
-                for (; made <= k; made++) under[made + 1] = under[made] | 1ULL << col[made];
-                /* The run that carries it away starts above the nearest lower card of its
-                   suit: at it alone, unless any run moves. */
-                int first = k;
-                if (any_run) {
-                    do first--;
-                    while (col[first] / 13 != suit || r->rel[col[first]] > rank);
-                    first++;
-                }
-                int stuck = 1;
-                for (int t = first; t <= k && stuck; t++)
-                    for (int e = 0; e < 2; e++) {
-                        int p = PARENT[col[t]][e];
-                        if (!(under[t] & (1ULL << p)) && !(w->found[p / 13] > r->rel[p])) stuck = 0;
-                    }
-                if (stuck) return 1;
-            } else if (rank < lowest[suit]) {
-                lowest[suit] = rank;
+    int n = w->len[i];
+    if (n < 3) return 0;
+    const uint8_t *col = w->col[i];
+    int lowest[4] = {13, 13, 13, 13}, made = 0;
+    uint64_t under[53]; /* under[k]: the cards under index k, made up to `made` when asked */
+    under[0] = 0;
+    for (int k = 0; k < n; k++) {
+        int card = col[k], suit = card / 13, rank = r->rel[card];
+        if (rank > lowest[suit]) {
+            for (; made <= k; made++) under[made + 1] = under[made] | 1ULL << col[made];
+            /* The run that carries it away starts above the nearest lower card of its
+               suit: at it alone, unless any run moves. */
+            int first = k;
+            if (any_run) {
+                do first--;
+                while (col[first] / 13 != suit || r->rel[col[first]] > rank);
+                first++;
             }
+            int stuck = 1;
+            for (int t = first; t <= k && stuck; t++)
+                for (int e = 0; e < 2; e++) {
+                    int p = PARENT[col[t]][e];
+                    if (!(under[t] & (1ULL << p)) && !(w->found[p / 13] > r->rel[p])) stuck = 0;
+                }
+            if (stuck) return 1;
+        } else if (rank < lowest[suit]) {
+            lowest[suit] = rank;
         }
     }
     return 0;
 }
+
+/* `column_stuck` apart from the foundations: for each card of column i above a lower card
+   of its suit, the cards it (with the run that carries it away) could go onto that are not
+   under it, into need[] (`column_stuck` holds once all of one card's are up); the count, or
+   -1 past `max`. */
+static int column_needs(const Rules *r, const Work *w, int i, uint64_t *need, int max) {
+    int any_run = r->mode == MODE_ANY_RUN;
+    int n = w->len[i], count = 0;
+    if (n < 3) return 0;
+    const uint8_t *col = w->col[i];
+    int lowest[4] = {13, 13, 13, 13};
+    uint64_t under = 0; /* the cards under index k */
+    for (int k = 0; k < n; under |= 1ULL << col[k], k++) {
+        int card = col[k], suit = card / 13, rank = r->rel[card];
+        if (rank > lowest[suit]) {
+            int first = k;
+            if (any_run) {
+                do first--;
+                while (col[first] / 13 != suit || r->rel[col[first]] > rank);
+                first++;
+            }
+            uint64_t onto = 0, below = under;
+            for (int t = k; t >= first; t--) {
+                if (t < k) below &= ~(1ULL << col[t]); /* the cards under index t */
+                onto |= PARENTS[col[t]] & ~below;
+            }
+            if (count == max) return -1;
+            need[count++] = onto;
+        } else if (rank < lowest[suit]) {
+            lowest[suit] = rank;
+        }
+    }
+    return count;
+}
+
+/* board.Problem.lost (`same`: the columns `known` may answer for, `columns_kept`) */
+static int lost_kept(const Rules *r, const Work *w, unsigned same, KnownColumns *known,
+                     const Fp *hashes) {
+    if (r->mode == MODE_ALL) return deadlocked(r, w);
+    if (r->returns || r->empty_any) return 0;
+    if (r->mode == MODE_TOP_OR_ALL && top_deadlocked(r, w, same, known, hashes)) return 1;
+    uint64_t up = 0;
+    int up_made = 0;
+    for (int i = 0; i < 4; i++) {
+        if (same >> i & 1) {
+            if (!(known->needs_known >> i & 1)) {
+                known->needs[i] = (int8_t)column_needs(r, w, i, known->need[i], KEPT_NEEDS);
+                known->needs_known |= 1u << i;
+            }
+            int count = known->needs[i];
+            if (count >= 0) {
+                if (count && !up_made) {
+                    up = up_cards(r, w->found);
+                    up_made = 1;
+                }
+                for (int k = 0; k < count; k++)
+                    if (!(known->need[i][k] & ~up)) return 1;
+                continue;
+            }
+        }
+        if (column_stuck(r, w, i)) return 1;
+    }
+    return 0;
+}
+
+static int lost(const Rules *r, const Work *w) { return lost_kept(r, w, 0, NULL, NULL); }
 
 static int won(const Work *w) { return w->found[0] + w->found[1] + w->found[2] + w->found[3] == 52; }
 
@@ -2686,6 +2833,30 @@ static void hash_columns(const Work *w, uint64_t *pa, uint64_t *pb) {
     }
     *pa = a;
     *pb = b;
+}
+
+/* Each column's hash (`hash_column`), those of the columns `same` (the parent's as they
+   were) made once a parent: their sum is `hash_columns`'s, `columns_in_order` their order's
+   too. */
+static void column_hashes(const Work *w, unsigned same, KnownColumns *known, Fp *h) {
+    for (int i = 0; i < 4; i++) {
+        if (same >> i & 1) {
+            if (!(known->hashed >> i & 1)) {
+                hash_column(w->col[i], w->len[i], &known->a[i], &known->b[i]);
+                known->hashed |= 1u << i;
+            }
+            h[i] = (Fp){known->a[i], known->b[i]};
+        } else {
+            hash_column(w->col[i], w->len[i], &h[i].a, &h[i].b);
+        }
+    }
+}
+
+/* The columns in their order (for `top_deadlocked`'s memo, whose play-out goes through them
+   in order), from their hashes. */
+static Fp columns_in_order(const Fp *h) {
+    return (Fp){h[0].a + 3 * h[1].a + 5 * h[2].a + 7 * h[3].a,
+                h[0].b + 9 * h[1].b + 11 * h[2].b + 13 * h[3].b};
 }
 
 /* The key's pointer class (board.Problem.key's `position`). */
@@ -2813,6 +2984,7 @@ typedef struct {
     int prune_swaps;   /* any-run moves and no autocomplete: see `exposes_use` */
     int covering;      /* the column of the talon card the step must cover, or -1 */
     const int8_t *column_of, *index_of; /* with any-run moves: where each column card lies */
+    KnownColumns *known; /* what the parent's columns tell the children */
 } Emit;
 
 /* Whether board.Problem.pointer_keys finds any for w: draw 3, unlimited passes, and a
@@ -2890,9 +3062,13 @@ static void emit(Emit *e, Work *child, int priority, int draws, int card, int ta
     settle(e->r, child, 1);
     /* With whole-column moves, a move to a foundation only takes cards out (and an emptied
        column's reserve card is alone): it cannot make a deadlock the parent had not. */
-    if (!(target == FOUNDATION && e->parent_clear) && lost(e->r, child)) return;
-    uint64_t a, b, position = pointer_class(e->r, child);
-    hash_columns(child, &a, &b);
+    unsigned same = columns_kept(child, e->known);
+    Fp h[4];
+    column_hashes(child, same, e->known, h);
+    if (!(target == FOUNDATION && e->parent_clear) && lost_kept(e->r, child, same, e->known, h))
+        return;
+    uint64_t a = h[0].a + h[1].a + h[2].a + h[3].a, b = h[0].b + h[1].b + h[2].b + h[3].b;
+    uint64_t position = pointer_class(e->r, child);
     Child *c = &e->out[e->n++];
     c->weakest = (uint8_t)(e->dead && weakest(e->r, child));
     c->earlier = e->dead ? passed_kind(e->r, child) : PASSED_NONE;
@@ -3029,8 +3205,11 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
 /* `successors` of a state whose reserve is not stuck. */
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead) {
     if (columns_cannot_hold(r, w) || closed_game_lost(r, w)) return 0;
+    KnownColumns known; /* its arrays made when first asked (the masks) */
+    known.parent = w;
+    known.hashed = known.rising_known = known.needs_known = 0;
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
-              r->mode == MODE_ANY_RUN && !r->autocomplete, -1, NULL, NULL};
+              r->mode == MODE_ANY_RUN && !r->autocomplete, -1, NULL, NULL, &known};
     Work child;
     int marks = placements_wait(r);
     if (marks && w->prot) e.covering = column_with_top(w, marked_card(r, w->prot));
