@@ -3884,11 +3884,12 @@ static int run_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
    each; ties in the order they came), each state once (a state
    whose key was kept before with no higher value is left out, as the runs leave it out),
    and none that the dead table or the tests prove lost. It proves nothing and looks only
-   for a win, up to `cap` nodes (each state whose children it makes): WON with the steps in
-   `out`, else GOING_ON. The depth-first runs commit to their first choices and can spend
-   millions of nodes under one that loses; the beam looks at every depth across all of
-   them. One thread's (the helper's: `helper_main`); `team` counts its nodes as the runs
-   count theirs. */
+   for a win, up to `cap` nodes (each state whose children it makes) or, with `stall`, until
+   its best kept state has scored no higher than an earlier depth's best for `stall` depths:
+   WON with the steps in `out`, else GOING_ON. The depth-first runs commit to their first
+   choices and can spend millions of nodes under one that loses; the beam looks at every
+   depth across all of them. One thread's (the helper's: `helper_main`); `team` counts its
+   nodes as the runs count theirs. */
 typedef struct {
     Child child;
     int32_t parent; /* the index of the state it comes from, in its depth's level */
@@ -3932,7 +3933,8 @@ static int beam_goes_on(Team *team, int64_t fresh, double deadline) {
 }
 
 static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, const Work *root,
-                int64_t width, int up, int reserve, int64_t cap, double deadline, Outcome *out) {
+                int64_t width, int up, int reserve, int64_t cap, int stall, double deadline,
+                Outcome *out) {
     Table seen = {0};
     Packed *level = NULL, *next = NULL;
     size_t level_cap = 0, next_cap = 0, level_n = 1, cand_cap = 0, link_cap = 0, link_n = 0;
@@ -3943,6 +3945,8 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
     Child *scratch = NULL;
     int code = GOING_ON, added;
     int64_t nodes = 0, counted = 0;
+    int32_t best = INT32_MIN; /* the best kept score so far, and the depth it was kept at */
+    size_t best_at = 0;
     scratch = grow(mem, NULL, 0, MAX_CHILDREN * sizeof(Child));
     if (!scratch) return OUT_OF_MEMORY;
     RESERVE(mem, level, level_cap, 1, goto oom);
@@ -4009,8 +4013,13 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
             pack(&child, &next[kept]);
             RESERVE(mem, links, link_cap, link_n + 1, goto oom);
             links[link_n++] = (BeamLink){cand[k].parent, c->draws, c->card, c->target};
+            if (!kept && cand[k].score > best) {
+                best = cand[k].score;
+                best_at = depth;
+            }
             kept++;
         }
+        if (stall && depth - best_at >= (size_t)stall) kept = 0; /* stalled: it ends */
         Packed *t = level;
         size_t t_cap = level_cap;
         level = next;
@@ -4083,15 +4092,31 @@ static int64_t beam_next_width(int64_t width, int code) {
    unknown (skill draw 1 with three passes 245 303 305 316 423 499, skill draw 1 184). */
 static int beams_pay(const Rules *r) { return r->returns; }
 
-/* Under app draw 3 with a pass limit (`beams_second`) the helper also searches beams with the
-   second weights, cards up 1 and reserve cards 3 (drawing one's), each beam from
-   BEAM_SECOND_FROM wide right after the first weights' beam of its width, and the beams take
-   a third of its CPU time (BEAM_RUNS_SECOND), not a quarter. The first weights' beams 1,000
-   and 4,000 wide come as soon as before (deals 64 85 370 are won by the one 4,000 wide: a
-   second weights' beam before it had lost 64 and 85 in the 10 s search); the second weights
-   win deals 342 and 392 with a beam 4,000 wide, 35 and 82 16,000 wide, run alone (docs/solver.md). */
+/* Under app draw 3 with a pass limit (`beams_second`) the helper's beams take both weights,
+   the first and the second (cards up 1 and reserve cards 3, drawing one's), in the turns of
+   BEAM_TURNS, each beam ending once it stalls (BEAM_STALL), and they take a third of its CPU
+   time (BEAM_RUNS_SECOND), not a quarter. Run alone (`Core.beam`), the second weights win at
+   1,000 wide every deal the first weights win there and 370 431 471 too (which the first
+   win only 4,000 wide), 342 392 75 at 4,000, 35 82 356 85 at 16,000; the first weights win
+   85 370 431 471 at 4,000 (64 too with the runs' proofs, in the 10 s search), 64 75 82 356
+   at 16,000. So: the second weights 1,000 wide, both 4,000 wide (the first first, for 64
+   and 85), then the second weights first from 16,000 wide (35 82 356 in fewer nodes). A
+   beam that wins gains on its best kept state every few depths (at most 39 depths without
+   gain on the wins above); one that has lost its way wanders, its best kept state no
+   better, to its last depth (deal 35 4,000 wide, first weights: from depth 48 to 128):
+   stopped 48 depths after its best, the beams that do not win make some 40 % fewer nodes
+   (docs/solver.md). */
 static int beams_second(const Rules *r) { return r->returns && r->draw == 3 && r->passes >= 0; }
-#define BEAM_SECOND_FROM 4000
+typedef struct {
+    int64_t width;
+    int second; /* the second weights */
+} BeamTurn;
+static const BeamTurn BEAM_TURNS[] = {
+    {1000, 1},  {4000, 0},   {4000, 1},   {16000, 1},   {16000, 0},  {64000, 1},
+    {64000, 0}, {256000, 1}, {256000, 0}, {1024000, 1}, {1024000, 0},
+};
+#define BEAM_N_TURNS (sizeof BEAM_TURNS / sizeof BEAM_TURNS[0])
+#define BEAM_STALL 48
 #define BEAM_SECOND_UP 1
 #define BEAM_SECOND_RESERVE 3
 #define BEAM_RUNS_SECOND 2
@@ -4124,12 +4149,15 @@ static void *helper_main(void *arg) {
     if (beams_pay(&h->rules) && closed_plays(&h->rules)) closed_grow(CLOSED_MEMO_BEAM);
     /* The runs' CPU time to the beams'; CPU time in each, ns (the beams' first debt is the
        same 90 ms of runs); the next beam's width (0: none, `beams_pay`), and whether it
-       weighs with the second weights (`beams_second`) */
+       weighs with the second weights; under `beams_second`, its turn in BEAM_TURNS */
     const int second_too = beams_second(&h->rules);
     const int64_t share = second_too ? BEAM_RUNS_SECOND : BEAM_RUNS;
     int64_t in_beams = BEAM_OWED * BEAM_RUNS / share, in_runs = 0;
-    int64_t width = beams_pay(&h->rules) ? BEAM_FIRST_WIDTH : 0;
-    int second = 0;
+    size_t turn = 0;
+    int64_t width = !beams_pay(&h->rules) ? 0
+                    : second_too          ? BEAM_TURNS[turn].width
+                                          : BEAM_FIRST_WIDTH;
+    int second = second_too && BEAM_TURNS[turn].second;
     /* Top-or-all moves (skill): as deep as the main thread from the start (`deep_first`). */
     h->rules.lookahead = deep_first(&h->rules) ? HELPER_LOOKAHEAD : fallback;
     h->rules.certain = 1;
@@ -4148,12 +4176,15 @@ static void *helper_main(void *arg) {
             code = beam(&beam_rules, &h->mem, h->dead, team, &h->root, width,
                         second ? BEAM_SECOND_UP : beam_up(&beam_rules),
                         second ? BEAM_SECOND_RESERVE : beam_reserve(&beam_rules),
-                        BEAM_DEPTH * width, h->deadline, &h->out);
+                        BEAM_DEPTH * width, second_too ? BEAM_STALL : 0, h->deadline, &h->out);
             in_beams += thread_cpu() - began;
-            second = !second && second_too && width >= BEAM_SECOND_FROM;
-            if (second && code != OUT_OF_MEMORY) continue; /* the same width again */
-            second = 0;
-            width = beam_next_width(width, code);
+            if (second_too) {
+                turn++;
+                width = turn < BEAM_N_TURNS && code != OUT_OF_MEMORY ? BEAM_TURNS[turn].width : 0;
+                second = width ? BEAM_TURNS[turn].second : 0;
+            } else {
+                width = beam_next_width(width, code);
+            }
             if (code == OUT_OF_MEMORY) code = GOING_ON; /* the shuffled runs go on alone */
             continue;
         }
@@ -4323,8 +4354,8 @@ static int one_beam(const Rules *r, Memory *mem, const Table *dead, const Work *
     if (cap > left) cap = left;
     if (cap <= 0) return GOING_ON;
     Outcome beamed = {GOING_ON, 0, NULL, 0};
-    int code = beam(r, mem, dead, NULL, root, *width, beam_up(r), beam_reserve(r), cap, deadline,
-                    &beamed);
+    int code = beam(r, mem, dead, NULL, root, *width, beam_up(r), beam_reserve(r), cap, 0,
+                    deadline, &beamed);
     out->nodes += BEAM_NODE_COST * beamed.nodes;
     *in_beams += BEAM_NODE_COST * beamed.nodes;
     *width = beam_next_width(*width, code);
@@ -4830,8 +4861,9 @@ static PyObject *Core_search(Core *self, PyObject *args) {
 static PyObject *Core_beam(Core *self, PyObject *args) {
     PyObject *obj;
     long long width, max_nodes;
-    int up = -1, reserve = -1; /* the rules' (`beam_up`, `beam_reserve`) */
-    if (!PyArg_ParseTuple(args, "OLL|ii", &obj, &width, &max_nodes, &up, &reserve)) return NULL;
+    int up = -1, reserve = -1, stall = 0; /* the rules' (`beam_up`, `beam_reserve`); never */
+    if (!PyArg_ParseTuple(args, "OLL|iii", &obj, &width, &max_nodes, &up, &reserve, &stall))
+        return NULL;
     if (width < 1) {
         PyErr_SetString(PyExc_ValueError, "width is at least 1");
         return NULL;
@@ -4848,7 +4880,7 @@ static PyObject *Core_beam(Core *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     if (closed_plays(&r)) closed_grow(CLOSED_MEMO_BEAM); /* as the helper's */
     out.code = beam(&r, &self->memory, &self->dead, NULL, &root, width, up, reserve, max_nodes,
-                    1e300, &out);
+                    stall, 1e300, &out);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     return outcome_result(&out);
@@ -5019,9 +5051,10 @@ static PyMethodDef Core_methods[] = {
      "search(state, max_nodes, seconds, threads=1) -> (code, steps, nodes): 0 unknown, 1 "
      "won, 2 unwinnable."},
     {"beam", (PyCFunction)Core_beam, METH_VARARGS,
-     "beam(state, width, max_nodes[, up, reserve]) -> (code, steps, nodes): 0 no win found, "
-     "1 won (the search's beam, one thread, cards up and reserve cards weighing `up` and "
-     "`reserve`, by default the rules' weights; see search.beam)."},
+     "beam(state, width, max_nodes[, up, reserve, stall]) -> (code, steps, nodes): 0 no win "
+     "found, 1 won (the search's beam, one thread, cards up and reserve cards weighing `up` "
+     "and `reserve`, by default the rules' weights, ending once it stalls `stall` depths, by "
+     "default never; see search.beam)."},
     {"successors", (PyCFunction)Core_successors, METH_O,
      "successors(state) -> [(priority, step, child)], as board.Problem.successors."},
     {"settle", (PyCFunction)(void (*)(void))Core_settle, METH_VARARGS | METH_KEYWORDS,

@@ -21,9 +21,19 @@ class Core:
     ) -> tuple[int, list[Step], int]:
         """(code, steps, nodes): code 0 unknown (also when the search would hold more than
         `max_bytes` a thread; 0: no limit), 1 won (with its steps), 2 unwinnable."""
-    def beam(self, state: State, width: int, max_nodes: int) -> tuple[int, list[Step], int]:
+    def beam(
+        self,
+        state: State,
+        width: int,
+        max_nodes: int,
+        up: int = -1,
+        reserve: int = -1,
+        stall: int = 0,
+    ) -> tuple[int, list[Step], int]:
         """(code, steps, nodes) of search.beam from `state` (before settling), with the proofs
-        this Core holds: code 1 won (with its steps), 0 no win found."""
+        this Core holds: code 1 won (with its steps), 0 no win found; cards up and reserve
+        cards weigh `up` and `reserve` (-1: the rules' weights), and the beam ends once it
+        stalls `stall` depths (0: never)."""
     def successors(self, state: State) -> list[Successor]: ...
     def settle(self, state: State, cascade: bool = True) -> State: ...
     def key(self, state: State) -> bytes: ...

@@ -605,6 +605,7 @@ def beam(
     max_nodes: int,
     dead: dict[Key, int] | None = None,
     weights: tuple[int, int] | None = None,
+    stall: int = 0,
 ) -> tuple[list[Step] | None, int]:
     """A beam search for a win from `root` (a state before settling): breadth first,
     keeping at each depth the `width` children that look furthest along (`beam_score`
@@ -613,7 +614,10 @@ def beam(
     whose key was kept before with no higher value is left out, as the runs leave it
     out), none proved lost in `dead`.
     It proves nothing: (the winning steps, nodes) or (None, nodes) when a depth keeps no
-    state or `max_nodes` states have had their children made. The depth-first runs
+    state, `max_nodes` states have had their children made or, with `stall`, its best
+    kept state has scored no higher than an earlier depth's best for `stall` depths (a beam
+    that has lost its way wanders: the helper's beams under app draw 3 with three passes,
+    `_core.c`'s BEAM_STALL). The depth-first runs
     commit to their first choices and can spend millions of nodes under one that loses;
     the beam looks across all of them at each depth. The core's `beam` searches the same
     states in the same order (the helper thread's, between its shuffled runs).
@@ -625,6 +629,7 @@ def beam(
     level = [start]
     links: list[list[tuple[int, Step]]] = []  # by depth from 1: (parent's index, step)
     nodes = 0
+    best, best_at = None, 0  # the best kept score so far and its depth
     while level and nodes < max_nodes:
         candidates: list[tuple[int, int, int, Step, State, Key, int]] = []
         for i, state in enumerate(level):
@@ -644,15 +649,19 @@ def beam(
                 )
         candidates.sort(key=lambda c: (c[0], c[1]))
         level, kept = [], []
-        for _, _, i, step, child, key, value in candidates:
+        for score, _, i, step, child, key, value in candidates:
             if len(level) == width:
                 break
             if seen.get(key, value + 1) <= value:
                 continue
             seen[key] = value
+            if not level and (best is None or -score > best):
+                best, best_at = -score, len(links) + 1
             level.append(child)
             kept.append((i, step))
         links.append(kept)
+        if stall and len(links) - best_at >= stall:
+            level = []
     return None, nodes
 
 

@@ -20,30 +20,39 @@ def problem_of(token: str, number: int) -> tuple[Problem, Position]:
 
 
 @pytest.mark.parametrize(
-    ("token", "number", "width", "max_nodes", "weights"),
+    ("token", "number", "width", "max_nodes", "weights", "stall"),
     [
-        ("D1P3", 393, 1000, 2_000, None),
-        ("D1P3", 393, 1000, 2_000, (4, 2)),
-        ("D3P3", 64, 200, 5_000, None),
-        ("D3P3", 64, 200, 5_000, (1, 3)),
-        ("C3", 5, 50, 10_000, None),
-        ("S1P3", 7, 100, 10_000, None),
-        ("D3", 3, 30, 10_000, None),
-        ("C1", 2, 200, 10_000, None),
-        ("C1", 2, 200, 2_000, (2, 5)),
+        ("D1P3", 393, 1000, 2_000, None, 0),
+        ("D1P3", 393, 1000, 2_000, (4, 2), 0),
+        ("D3P3", 64, 200, 5_000, None, 0),
+        ("D3P3", 64, 200, 5_000, (1, 3), 0),
+        ("D3P3", 64, 200, 5_000, (1, 3), 3),  # stalls at 1,832 nodes
+        ("D3P3", 25, 100, 5_000, (1, 3), 4),  # at 3,080 (4,076 without)
+        ("C3", 5, 50, 10_000, None, 0),
+        ("S1P3", 7, 100, 10_000, None, 0),
+        ("D3", 3, 30, 10_000, None, 0),
+        ("C1", 2, 200, 10_000, None, 0),
+        ("C1", 2, 200, 2_000, (2, 5), 0),
     ],
 )
 def test_the_core_beam_searches_the_states_python_does(
-    token: str, number: int, width: int, max_nodes: int, weights: tuple[int, int] | None
+    token: str,
+    number: int,
+    width: int,
+    max_nodes: int,
+    weights: tuple[int, int] | None,
+    stall: int,
 ) -> None:
     """The same nodes, the same outcome and, when won, the same steps, with the rules'
-    weights of cards up and reserve cards (BEAM_WEIGHTS) and with others."""
+    weights of cards up and reserve cards (BEAM_WEIGHTS) and with others, and a beam that
+    ends when it stalls (`stall`)."""
     problem, position = problem_of(token, number)
     core = _core_of(problem)
     assert core is not None
     state = problem.state_of(position)
-    code, steps, nodes = core.beam(state, width, max_nodes, *(weights or ()))
-    reference, python_nodes = beam(problem, state, width, max_nodes, weights=weights)
+    up, reserve = weights or BEAM_WEIGHTS[problem.rules.draw]
+    code, steps, nodes = core.beam(state, width, max_nodes, up, reserve, stall)
+    reference, python_nodes = beam(problem, state, width, max_nodes, weights=weights, stall=stall)
     assert nodes == python_nodes > width
     assert code == (0 if reference is None else 1)
     assert [tuple(step) for step in steps] == (reference or [])
