@@ -4104,8 +4104,8 @@ static int beams_pay(const Rules *r) { return r->returns; }
    beam that wins gains on its best kept state every few depths (at most 39 depths without
    gain on the wins above); one that has lost its way wanders, its best kept state no
    better, to its last depth (deal 35 4,000 wide, first weights: from depth 48 to 128):
-   stopped 48 depths after its best, the beams that do not win make some 40 % fewer nodes
-   (docs/solver.md). */
+   stopped 48 depths after its best, the beams that do not win make some 30-40 % fewer nodes.
+   The 10 s row came out within the machine's noise (docs/solver.md). */
 static int beams_second(const Rules *r) { return r->returns && r->draw == 3 && r->passes >= 0; }
 typedef struct {
     int64_t width;
