@@ -2661,6 +2661,16 @@ static int refill_ask(const Rules *r, const Runs *p, int n, int i, int e, uint64
     return dead;
 }
 
+/* Where the run that carries card k of `col` away starts, k lying above a lower card of its
+   suit: above the nearest such card if any run moves, else at k alone. */
+static inline int carried_from(const Rules *r, const uint8_t *col, int k, int any_run) {
+    if (!any_run) return k;
+    int suit = col[k] / 13, rank = r->rel[col[k]], first = k;
+    do first--;
+    while (col[first] / 13 != suit || r->rel[col[first]] > rank);
+    return first + 1;
+}
+
 /* `lost`'s test of column i: a card that lies above a lower card of its suit and can never
    leave (each card it would go onto under it or up). */
 static int column_stuck(const Rules *r, const Work *w, int i) {
@@ -2675,14 +2685,7 @@ static int column_stuck(const Rules *r, const Work *w, int i) {
         int card = col[k], suit = card / 13, rank = r->rel[card];
         if (rank > lowest[suit]) {
             for (; made <= k; made++) under[made + 1] = under[made] | 1ULL << col[made];
-            /* The run that carries it away starts above the nearest lower card of its
-               suit: at it alone, unless any run moves. */
-            int first = k;
-            if (any_run) {
-                do first--;
-                while (col[first] / 13 != suit || r->rel[col[first]] > rank);
-                first++;
-            }
+            int first = carried_from(r, col, k, any_run);
             int stuck = 1;
             for (int t = first; t <= k && stuck; t++)
                 for (int e = 0; e < 2; e++) {
@@ -2711,12 +2714,7 @@ static int column_needs(const Rules *r, const Work *w, int i, uint64_t *need, in
     for (int k = 0; k < n; under |= 1ULL << col[k], k++) {
         int card = col[k], suit = card / 13, rank = r->rel[card];
         if (rank > lowest[suit]) {
-            int first = k;
-            if (any_run) {
-                do first--;
-                while (col[first] / 13 != suit || r->rel[col[first]] > rank);
-                first++;
-            }
+            int first = carried_from(r, col, k, any_run);
             uint64_t onto = 0, below = under;
             for (int t = k; t >= first; t--) {
                 if (t < k) below &= ~(1ULL << col[t]); /* the cards under index t */
