@@ -495,7 +495,8 @@ static int deadlocked(const Rules *r, const Work *w) {
 /* Column cards as the reserve test sees them: runs of cards, the first four of them the
    columns from their first card (the others lie somewhere on top of a column);
    below[i][k]: run i's cards under index k, as card bits; `firsts`: the columns' first
-   cards; `in`: the cards of all runs (kept by `columns_as_runs` and `doomed`). */
+   cards; `in`: the cards of all runs (kept by `columns_as_runs` and `doomed`, and by the
+   top-or-all test's ways: `top_run_with`). */
 typedef struct {
     uint64_t firsts, in;
     int count;
