@@ -495,7 +495,8 @@ static int deadlocked(const Rules *r, const Work *w) {
 /* Column cards as the reserve test sees them: runs of cards, the first four of them the
    columns from their first card (the others lie somewhere on top of a column);
    below[i][k]: run i's cards under index k, as card bits; `firsts`: the columns' first
-   cards; `in`: the cards of all runs (kept by `columns_as_runs` and `doomed`). */
+   cards; `in`: the cards of all runs (kept by `columns_as_runs` and `doomed`, and by the
+   top-or-all test's ways: `top_run_with`). */
 typedef struct {
     uint64_t firsts, in;
     int count;
@@ -1643,10 +1644,16 @@ typedef struct {
 static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int e,
                          const uint8_t *more, int m, int i, uint64_t last);
 
+/* `run_with` for the top-or-all test, whose ways keep `in` (the runs' cards): a card in no
+   run (a talon card, or one a way took away) is told at once. */
+static inline int top_run_with(const Runs *p, int card) {
+    return p->in >> card & 1 ? run_with(p, card) : -1;
+}
+
 /* Whether cards can land on e (`landings_hold` has a way): e lies in a run, or fits on a
    card in `last`. */
 static int lands(const Runs *p, int e, uint64_t last) {
-    return (PARENTS[e] & last) != 0 || run_with(p, e) >= 0;
+    return (PARENTS[e] & last) != 0 || p->in >> e & 1;
 }
 
 /* What `refill_dead` hands `refill_lies_dead`. */
@@ -1680,7 +1687,7 @@ static int refill_ask(const Rules *r, const Runs *p, int n, int i, int e, uint64
 /* Whether `refill_dead` is asked of a way onto e: e a start-rank card in no run (a talon
    card), under rules that ask it. */
 static inline int refill_of(const Rules *r, const Runs *p, int e) {
-    return r->start_cards >> e & 1 && refill_asked(r) && run_with(p, e) < 0;
+    return r->start_cards >> e & 1 && refill_asked(r) && !(p->in >> e & 1);
 }
 
 /* board.Problem._refill_dead (the rest in `refill_ask`). */
@@ -1738,7 +1745,7 @@ static inline __attribute__((always_inline)) int top_covered_grown(
     /* Above it, each way in turn (none: the card stays; `lands` false: `landings_hold` has no
        way either; a way `refill_dead` leaves is none). */
     uint8_t card[8] = {(uint8_t)t}; /* t as a run, with room to copy in 8-byte words */
-    uint64_t one[2], firsts = p->firsts;
+    uint64_t one[2], firsts = p->firsts, in = p->in;
     if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count, 0, grown))
         return 0;
     Landing g = {p, h, n, talon, up, last | bit, count, card, grown};
@@ -1755,10 +1762,12 @@ static inline __attribute__((always_inline)) int top_covered_grown(
                 link_add(&hq, t, 52);
             }
             alone(p, i, card, one);
+            p->in = (in & ~kept.below[kept.len]) | bit;
             int stays =
                 top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count, 1u << i, grown);
             put_back(p, i, &kept);
             p->firsts = firsts;
+            p->in = in;
             if (!stays) return 0;
         }
         uint64_t mine = p->below[i][p->len[i]];
@@ -1804,7 +1813,7 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
     const uint8_t *put = more;
     int under[2], ways = 0, len = m;
     uint64_t put_mask = i >= 0 ? g->runs->below[i][m] : 1ULL << *more;
-    int e_run = run_with(g->runs, e);
+    int e_run = top_run_with(g->runs, e);
     if (e_run >= 0) {
         under[ways++] = -1;
     } else {
@@ -1832,7 +1841,7 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
     }
     Runs *q = g->runs;
     int count = q->count;
-    uint64_t firsts = q->firsts;
+    uint64_t firsts = q->firsts, in = q->in;
     Kept kept_i, kept_j;
     if (i >= 0) keep(q, i, &kept_i);
     for (int k = 0; k < ways; k++) {
@@ -1846,9 +1855,12 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
             on = under[k];
             if (links) link_add(&hq, e, on);
         }
-        int was = under[k] >= 0 ? run_with(q, on) : e_run;
+        int was = under[k] >= 0 ? top_run_with(q, on) : e_run;
         if (was >= 0) keep(q, was, &kept_j);
         int j = top_put(q, was, on, put, len, put_mask, &made);
+        /* the cards above `on` left the runs, those put on it are in one, and t in column i */
+        q->in = (was >= 0 ? in & ~kept_j.below[kept_j.len] : in) | made.below[q->len[j]] |
+                (i >= 0 ? 1ULL << *g->t : 0);
         if (links && was >= 0) { /* the run's cards above `on` left it */
             for (int a = q->len[j] - len; a < kept_j.len; a++)
                 link_sub(&hq, kept_j.cards[a], kept_j.cards[a - 1]);
@@ -1862,6 +1874,7 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
         if (i >= 0) put_back(q, i, &kept_i);
         q->count = count;
         q->firsts = firsts;
+        q->in = in;
         if (!stays) return 0;
     }
     return 1;
