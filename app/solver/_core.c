@@ -2029,6 +2029,7 @@ static int untimed_way(const Rules *r, const Runs *p, const Deal *s, uint64_t go
    `last`; and the test's number (`timed_serial`), from which the deal, `held` and the card
    follow (a test has one last card). 96 bits kept, as the tables. */
 #define UNTIMED_MEMO (1 << 12)
+static uint32_t check_of(Fp k);
 static _Thread_local CoveredMemo untimed_memo[UNTIMED_MEMO];
 static _Thread_local uint64_t timed_serial;
 
@@ -2039,8 +2040,9 @@ static int untimed_way_kept(const Rules *r, const Runs *p, const Deal *s, uint64
         int len = p->len[i];
         if (len > 13) return untimed_way(r, p, s, gone, held, t, up, last);
         uint64_t first = (uint64_t)p->cards[i][0] << 1 | (i < 4);
-        ha += mum(p->below[i][len] ^ 0x882efa98ec4e6c89ULL, first ^ 0xd1310ba698dfb5acULL);
-        hb += mum(p->below[i][len] ^ 0xc0ac29b7c97c50ddULL, first ^ 0xb8e1afed6a267e96ULL);
+        uint64_t cards = p->below[i][len];
+        ha += mum(cards ^ 0x882efa98ec4e6c89ULL, first ^ 0xd1310ba698dfb5acULL);
+        hb += (cards ^ 0xc0ac29b7c97c50ddULL) * (first * 2 + 0xb8e1afed6a267e97ULL);
     }
     uint64_t a = mix_a(ha ^ mum(up ^ 0xbe5466cf34e90c6cULL, last ^ 0xc52821e638d01377ULL));
     uint64_t b = mix_b(hb + mum(up ^ 0x9216d5d98979fb1bULL, last ^ 0xbf84d5b5b5470917ULL));
@@ -2049,6 +2051,37 @@ static int untimed_way_kept(const Rules *r, const Runs *p, const Deal *s, uint64
     int answer = untimed_way(r, p, s, gone, held, t, up, last);
     *m = (CoveredMemo){a, (uint32_t)(b >> 32), answer};
     return answer;
+}
+
+/* The slot of `untimed_memo` for a call of `timed_covered` (NULL: a run too long to key),
+   its key in *key: by all the call reads that changes within a test, as `untimed_way_kept`
+   (the runs, `gone`), with n, its start, and its base at each draw from there (its caller's
+   sets less the cards the way covers, with t's own): its sets grow from those alone (the
+   rest of `Grow` only spares steps), and so does all it asks below. */
+static CoveredMemo *grown_slot(const Runs *p, uint64_t gone, const Grow *g, int lots, int n,
+                               Fp *key) {
+    uint64_t a = timed_serial ^ ((uint64_t)n << 8 | (uint64_t)g->start), b = gone;
+    for (int i = 0; i < p->count; i++) {
+        int len = p->len[i];
+        if (len > 13) return NULL;
+        uint64_t first = (uint64_t)p->cards[i][0] << 1 | (i < 4);
+        uint64_t cards = p->below[i][len];
+        a += mum(cards ^ 0x882efa98ec4e6c89ULL, first ^ 0xd1310ba698dfb5acULL);
+        b += (cards ^ 0xc0ac29b7c97c50ddULL) * (first * 2 + 0xb8e1afed6a267e97ULL);
+    }
+    uint64_t was_up = 0, was_last = 0; /* the base at each draw it changes */
+    for (int j = g->start; j <= lots; j++) {
+        uint64_t up = (g->was->up[j] & ~g->covered_up) | g->seed_up;
+        uint64_t last = (g->was->last[j] & ~g->covered_last) | g->seed_last;
+        if (up == was_up && last == was_last && j > g->start) continue;
+        was_up = up;
+        was_last = last;
+        a = mix_a(a ^ mum(up ^ 0xbe5466cf34e90c6cULL, last ^ 0xc52821e638d01377ULL) ^ (uint64_t)j);
+        b = b * 0x9e3779b97f4a7c15ULL + (up ^ (last << 29 | last >> 35)) + (uint64_t)j;
+    }
+    key->a = a ? a : 1;
+    key->b = mix_b(b ^ a);
+    return &untimed_memo[key->a >> 20 & (UNTIMED_MEMO - 1)];
 }
 
 /* Whether talon card c (not gone, not held) may be the waste's top once the first `end` are
@@ -2307,29 +2340,48 @@ static int timed_landings_hold(const Rules *r, const Deal *s, Runs *p, int n, in
 
 /* board.Problem._timed_covered: whether the top of the reserve's n cards, or one below it
    down to index `deepest`, can never leave it (its sets grown as `g` says). */
+static int timed_ways_hold(const Rules *r, const Deal *s, Runs *p, int n, uint64_t gone,
+                           const Drawn *d, int start);
+
 static int timed_covered(const Rules *r, const Deal *s, Runs *p, int n, uint64_t gone,
                          const Grow *g) {
-    int t = r->reserve[n - 1], lots = s->lots, start = g->start;
+    int t = r->reserve[n - 1];
     uint64_t held = r->reserve_mask[n] | s->stays;
     Drawn d;
     if (n - 1 <= s->deepest) /* the test's last card: whether it has a way */
         return !timed_grow(r, p, s, gone, held, g, t, &d);
+    CoveredMemo *m = NULL;
+    Fp key;
+    if (n - 3 <= s->deepest) { /* the two cards above the last: remembered */
+        m = grown_slot(p, gone, g, s->lots, n, &key);
+        if (m && m->a == key.a && m->check == check_of(key)) return m->answer;
+    }
     timed_grow(r, p, s, gone, held, g, -1, &d);
-    uint64_t up = d.up[lots], last = d.last[lots], bit = 1ULL << t;
-    int rise = rises_from(r, &d, start, lots, t);
+    int answer = timed_ways_hold(r, s, p, n, gone, &d, g->start);
+    if (m) *m = (CoveredMemo){key.a, check_of(key), answer};
+    return answer;
+}
+
+/* Whether the top t of the reserve's n cards stays in every way it may leave, with its sets
+   `d` grown from draw `start` (`timed_covered`). */
+static int timed_ways_hold(const Rules *r, const Deal *s, Runs *p, int n, uint64_t gone,
+                           const Drawn *d, int start) {
+    int t = r->reserve[n - 1], lots = s->lots;
+    uint64_t up = d->up[lots], last = d->last[lots], bit = 1ULL << t;
+    int rise = rises_from(r, d, start, lots, t);
     if (rise < NEVER) { /* t goes up */
-        Grow next = {&d, 0, 0, bit, bit, rise, t, {-1, -1, 0}};
+        Grow next = {d, 0, 0, bit, bit, rise, t, {-1, -1, 0}};
         if (!timed_covered(r, s, p, n - 1, gone, &next)) return 0;
     }
     for (uint64_t x = PARENTS[t] & last; x; x &= x - 1) /* t goes onto e */
         if (!timed_landings_hold(r, s, p, n, __builtin_ctzll(x), &r->reserve[n - 1], 1, -1, 0,
-                                 gone, &d, start))
+                                 gone, d, start))
             return 0;
     for (int i = 0; i < 4; i++) { /* a column empties, and t fills it */
         int f = p->cards[i][0];
         if (last >> f & 1 && !(suit_below(r, f) & ~up)) { /* its cards go up */
-            int at = first_in(d.last, start, lots, f), rises = rises_from(r, &d, start, lots, f);
-            Grow next = {&d, 0, 0, 0, bit, at > rises ? at : rises, -1, {-1, -1, 0}};
+            int at = first_in(d->last, start, lots, f), rises = rises_from(r, d, start, lots, f);
+            Grow next = {d, 0, 0, 0, bit, at > rises ? at : rises, -1, {-1, -1, 0}};
             Kept kept;
             uint64_t firsts = p->firsts, one[2];
             keep(p, i, &kept);
@@ -2342,7 +2394,7 @@ static int timed_covered(const Rules *r, const Deal *s, Runs *p, int n, uint64_t
         uint64_t mine = p->below[i][p->len[i]];
         for (uint64_t x = PARENTS[f] & last & ~mine; x; x &= x - 1) /* it goes onto e */
             if (!timed_landings_hold(r, s, p, n, __builtin_ctzll(x), p->cards[i], p->len[i], i,
-                                     mine, gone, &d, start))
+                                     mine, gone, d, start))
                 return 0;
     }
     return 1;
