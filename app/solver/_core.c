@@ -1842,7 +1842,7 @@ static int landings_hold(const Rules *r, const Trap *test, const Landing *g, int
     Runs *q = g->runs;
     int count = q->count;
     uint64_t firsts = q->firsts, in = q->in;
-    Kept kept_i, kept_j;
+    Kept kept_i, kept_j = {0}; /* kept_j: set wherever it is put back (GCC cannot tell) */
     if (i >= 0) keep(q, i, &kept_i);
     for (int k = 0; k < ways; k++) {
         uint64_t rest = talon_e, u = up_e, l = last_e, one[2];
