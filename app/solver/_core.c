@@ -71,6 +71,7 @@ static const int TWIN_SUIT[4] = {3, 2, 1, 0};
 
 static int is_red(int card) { return card / 13 == 1 || card / 13 == 2; }
 static uint8_t SLOT[52]; /* board._SLOT: each card's place on the cycle columns are built along */
+static uint8_t TWIN[52]; /* the card of the same rank in the other suit of its colour */
 
 static void init_tables(void) {
     for (int c = 0; c < 52; c++) {
@@ -88,6 +89,7 @@ static void init_tables(void) {
     for (int c = 0; c < 52; c++)
         for (int i = 0; i < 26; i++)
             if ((12 - i + 13) % 13 == c % 13 && i % 2 == is_red(c)) SLOT[c] = (uint8_t)i;
+    for (int c = 0; c < 52; c++) TWIN[c] = (uint8_t)(TWIN_SUIT[c / 13] * 13 + c % 13);
 }
 
 /* -- states ---------------------------------------------------------------------------- */
@@ -898,10 +900,32 @@ static int runs_held(uint64_t cards) {
     uint64_t black = clubs | spades, red = diamonds | hearts;
     uint64_t blacks = clubs & spades, reds = diamonds & hearts;
 #define ROTATED(m) (((m) << 1 | (m) >> 12) & 0x1fff)
-    int links = bit_count(black & ROTATED(red)) + bit_count(red & ROTATED(black)) +
-                bit_count(blacks & ROTATED(reds)) + bit_count(reds & ROTATED(blacks));
+    /* the four 13-bit sets of links side by side, counted at once */
+    uint64_t links = (black & ROTATED(red)) | (red & ROTATED(black)) << 13 |
+                     (blacks & ROTATED(reds)) << 26 | (reds & ROTATED(blacks)) << 39;
 #undef ROTATED
-    return bit_count(cards) - links;
+    return bit_count(cards) - bit_count(links);
+}
+
+/* `runs_held(held | 1 << card)` and `runs_held(held & ~(1 << card))` from `runs =
+   runs_held(held)`: the card changes the count `n` of its slot (its colour and rank), and
+   with it the link to each neighbouring slot (the other colour a rank either side: the cards
+   that go on it, those it goes on) whose count `m` is above `n` (adding) or at least `n`
+   (taking away). */
+static int held_at(uint64_t held, int card) { return (int)(held >> card & 1); }
+
+static int runs_adding(uint64_t held, int runs, int card) {
+    int n = held_at(held, TWIN[card]);
+    int lower = held_at(held, CHILD[card][0]) + held_at(held, CHILD[card][1]);
+    int higher = held_at(held, PARENT[card][0]) + held_at(held, PARENT[card][1]);
+    return runs + 1 - (lower > n) - (higher > n);
+}
+
+static int runs_removing(uint64_t held, int runs, int card) {
+    int n = 1 + held_at(held, TWIN[card]);
+    int lower = held_at(held, CHILD[card][0]) + held_at(held, CHILD[card][1]);
+    int higher = held_at(held, PARENT[card][0]) + held_at(held, PARENT[card][1]);
+    return runs - 1 + (lower >= n) + (higher >= n);
 }
 
 /* `runs_to_hold`, remembered in a small table of each thread's own by its two arguments:
@@ -1021,6 +1045,8 @@ static int columns_cannot_hold(const Rules *r, const Work *w) {
 typedef struct {
     uint64_t talon;
     uint32_t rest;
+    uint8_t runs; /* runs_held(held): what the state's key fixes, carried from its parent */
+    uint64_t held; /* the column cards */
 } Closed;
 typedef struct {
     uint64_t talon;
@@ -1029,6 +1055,7 @@ typedef struct {
 typedef struct {
     ClosedSeen *seen;
     size_t size; /* a power of two, or 0 */
+    size_t used; /* the first slots this search hashes into: a power of two up to size */
     uint32_t stamp;
     Closed *all; /* every state of this search, in order */
     uint32_t *stack; /* `closed_lost`'s states to expand, as indices in `all` */
@@ -1083,6 +1110,25 @@ static int closed_stopping(void) {
            (closed_halt && __atomic_load_n(closed_halt, __ATOMIC_RELAXED));
 }
 
+#ifdef CLOSED_STATS
+#include <stdio.h>
+static unsigned long long cs_fresh[5], cs_game, cs_calls[5], cs_top_hit[2], cs_search[2], cs_added, cs_expanded,
+    cs_pruned, cs_moves, cs_dup, cs_look, cs_look_hit[2], cs_evict, cs_remember, cs_nested;
+static unsigned long long cs_hist[8]; /* states a search: <100, <1k, <10k, <100k, ... */
+static void cs_print(void) {
+    fprintf(stderr, "calls by level %llu %llu %llu %llu; top hits won %llu lost %llu; searches won %llu lost %llu (nested %llu)\n",
+            cs_calls[0], cs_calls[1], cs_calls[2], cs_calls[3], cs_top_hit[0], cs_top_hit[1], cs_search[0], cs_search[1], cs_nested);
+    fprintf(stderr, "added %llu expanded %llu pruned(runs) %llu moves %llu dup %llu look %llu hit won %llu lost %llu remember %llu evict %llu\n",
+            cs_added, cs_expanded, cs_pruned, cs_moves, cs_dup, cs_look, cs_look_hit[0], cs_look_hit[1], cs_remember, cs_evict);
+    fprintf(stderr, "game calls %llu fresh by level %llu %llu %llu %llu\n", cs_game, cs_fresh[0], cs_fresh[1], cs_fresh[2], cs_fresh[3]);
+    fprintf(stderr, "states a search hist <10 <100 <1k <10k <100k <1M <10M: %llu %llu %llu %llu %llu %llu %llu\n",
+            cs_hist[0], cs_hist[1], cs_hist[2], cs_hist[3], cs_hist[4], cs_hist[5], cs_hist[6]);
+}
+#define CS(x) (x)
+static void cs_histo(size_t n) { int b = 0; while (n >= 10 && b < 7) { n /= 10; b++; } cs_hist[b]++; }
+#else
+#define CS(x) ((void)0)
+#endif
 static uint64_t closed_hash(uint64_t talon, uint32_t rest) {
     uint64_t h = (talon ^ ((uint64_t)rest << 40 | rest)) * 0x9e3779b97f4a7c15ULL;
     return h ^ h >> 29;
@@ -1124,6 +1170,11 @@ static ClosedMemo *closed_slot(const ClosedTable *t, uint64_t talon, uint32_t re
     return &t->memo[(closed_hash(talon, rest) ^ t->salt) >> 16 & (t->size - 1)];
 }
 
+/* The same, from the state's hash. */
+static ClosedMemo *closed_slot_of(const ClosedTable *t, uint64_t hash) {
+    return &t->memo[(hash ^ t->salt) >> 16 & (t->size - 1)];
+}
+
 /* The memo's answer: 1 lost, 0 won, -1 not known. */
 static int closed_known(const ClosedTable *t, uint64_t talon, uint32_t rest) {
     if (!t->memo) return -1;
@@ -1133,50 +1184,83 @@ static int closed_known(const ClosedTable *t, uint64_t talon, uint32_t rest) {
                : -1;
 }
 
-static void closed_remember(const ClosedTable *t, uint64_t talon, uint32_t rest, int lost) {
-    if (t->memo)
-        *closed_slot(t, talon, rest) = (ClosedMemo){talon, rest, t->id << 2 | (uint32_t)(lost + 1)};
+/* `closed_known` of a state whose hash is known. */
+static int closed_known_of(const ClosedTable *t, const Closed *c, uint64_t hash) {
+    if (!t->memo) return -1;
+    const ClosedMemo *m = closed_slot_of(t, hash);
+    return m->talon == c->talon && m->rest == c->rest && m->tag >> 2 == t->id && m->tag & 3
+               ? (int)(m->tag & 3) - 1
+               : -1;
 }
 
-/* Starts a new search's set. */
+static void closed_remember(const ClosedTable *t, uint64_t talon, uint32_t rest, int lost) {
+    if (t->memo) {
+        CS(cs_remember++);
+#ifdef CLOSED_STATS
+        ClosedMemo *o = closed_slot(t, talon, rest);
+        if (o->tag >> 2 == t->id && o->tag & 3 && (o->talon != talon || o->rest != rest)) cs_evict++;
+#endif
+        *closed_slot(t, talon, rest) = (ClosedMemo){talon, rest, t->id << 2 | (uint32_t)(lost + 1)};
+    }
+}
+
+/* Starts a new search's set, in the first slots of its table only: most searches are of a
+   few states, and spread over all the slots a large one left they missed the cache. */
+#define CLOSED_SET_FIRST 1024
 static void closed_begin(ClosedSet *set) {
     if (++set->stamp == 0) { /* the stamps wrapped: start the set afresh */
         if (set->seen) memset(set->seen, 0, set->size * sizeof *set->seen);
         set->stamp = 1;
     }
+    set->used = set->size < CLOSED_SET_FIRST ? set->size : CLOSED_SET_FIRST;
+}
+
+/* Puts this search's `count` states back into the set's `used` slots, under a new stamp. */
+static void closed_rehash(ClosedSet *set, size_t count) {
+    if (++set->stamp == 0) {
+        memset(set->seen, 0, set->size * sizeof *set->seen);
+        set->stamp = 1;
+    }
+    size_t mask = set->used - 1;
+    for (size_t k = 0; k < count; k++) {
+        const Closed *c = &set->all[k];
+        size_t i = closed_hash(c->talon, c->rest) & mask;
+        while (set->seen[i].stamp == set->stamp) i = (i + 1) & mask;
+        set->seen[i] = (ClosedSeen){c->talon, c->rest, set->stamp};
+    }
 }
 
 /* Adds a state to this search's set: 1 if new, 0 if there, -1 out of memory. */
-static int closed_add(ClosedSet *set, uint64_t talon, uint32_t rest, size_t count) {
-    if (2 * (count + 1) > set->size) { /* grow both, and put the states back */
-        size_t size = set->size ? 2 * set->size : 4096;
-        ClosedSeen *seen = calloc(size, sizeof *seen);
-        Closed *all = realloc(set->all, size * sizeof *all);
-        if (all) set->all = all;
-        uint32_t *stack = realloc(set->stack, size * sizeof *stack);
-        if (stack) set->stack = stack;
-        if (!seen || !all || !stack) {
-            free(seen);
-            return -1;
+static int closed_add(ClosedSet *set, const Closed *state, uint64_t hash, size_t count) {
+    uint64_t talon = state->talon;
+    uint32_t rest = state->rest;
+    if (2 * (count + 1) > set->used) {
+        if (2 * (count + 1) > set->size) { /* grow the arrays */
+            size_t size = set->size ? 2 * set->size : CLOSED_SET_FIRST;
+            ClosedSeen *seen = calloc(size, sizeof *seen);
+            Closed *all = realloc(set->all, size * sizeof *all);
+            if (all) set->all = all;
+            uint32_t *stack = realloc(set->stack, size * sizeof *stack);
+            if (stack) set->stack = stack;
+            if (!seen || !all || !stack) {
+                free(seen);
+                return -1;
+            }
+            free(set->seen);
+            set->seen = seen;
+            set->size = size;
+            set->stamp = 0;
         }
-        free(set->seen);
-        set->seen = seen;
-        set->all = all;
-        set->size = size;
-        set->stamp = 1;
-        for (size_t k = 0; k < count; k++) {
-            size_t i = closed_hash(all[k].talon, all[k].rest) & (size - 1);
-            while (seen[i].stamp == set->stamp) i = (i + 1) & (size - 1);
-            seen[i] = (ClosedSeen){all[k].talon, all[k].rest, set->stamp};
-        }
+        set->used = 2 * set->used > set->size || !set->used ? set->size : 2 * set->used;
+        closed_rehash(set, count);
     }
-    size_t mask = set->size - 1, i = closed_hash(talon, rest) & mask;
+    size_t mask = set->used - 1, i = hash & mask;
     while (set->seen[i].stamp == set->stamp) {
         if (set->seen[i].talon == talon && set->seen[i].rest == rest) return 0;
         i = (i + 1) & mask;
     }
     set->seen[i] = (ClosedSeen){talon, rest, set->stamp};
-    set->all[count] = (Closed){talon, rest};
+    set->all[count] = *state;
     return 1;
 }
 
@@ -1189,60 +1273,69 @@ static void closed_release(void) {
         free(set->seen);
         free(set->all);
         free(set->stack);
-        *set = (ClosedSet){NULL, 0, 0, NULL, NULL};
+        *set = (ClosedSet){NULL, 0, 0, 0, NULL, NULL};
     }
 }
 
-/* What the closed game's state `here` fixes: its foundation counts, its talon cards (in
-   `cards`, their number returned) and the column cards (`held`: the rest but the reserve's
-   `on_reserve`). */
-static int closed_cards(const Rules *r, Closed here, uint64_t on_reserve, uint8_t f[4],
-                        uint8_t cards[64], uint64_t *held) {
-    int size = 0, start = r->start_rank;
-    uint64_t tcards = 0;
-    for (int suit = 0; suit < 4; suit++) f[suit] = here.rest >> 4 * suit & 15;
-    for (uint64_t m = here.talon; m; m &= m - 1) {
-        cards[size] = r->order[__builtin_ctzll(m)];
-        tcards |= 1ULL << cards[size++];
-    }
-    uint64_t home = 0;
+/* The column cards of the state (talon, rest): every card not in the talon (its positions
+   in the talon order), on the reserve (`on_reserve`) or on the foundations. */
+static uint64_t closed_held(const Rules *r, uint64_t talon, uint32_t rest, uint64_t on_reserve) {
+    uint64_t cards = 0, home = 0;
+    for (uint64_t m = talon; m; m &= m - 1) cards |= 1ULL << r->order[__builtin_ctzll(m)];
     for (int suit = 0; suit < 4; suit++) {
-        if (f[suit] == 13)
+        int f = rest >> 4 * suit & 15;
+        if (f == 13)
             home |= 0x1fffULL << 13 * suit;
-        else if (f[suit])
-            home |= suit_below(r, suit * 13 + (start + f[suit]) % 13);
+        else if (f)
+            home |= suit_below(r, suit * 13 + (r->start_rank + f) % 13);
     }
-    *held = ((1ULL << 52) - 1) & ~home & ~tcards & ~on_reserve;
-    return size;
+    return ((1ULL << 52) - 1) & ~home & ~cards & ~on_reserve;
 }
 
 /* The closed game's moves from `here` that keep the reserve: a foundation's top down, a
-   waste top into the columns or up, a column card up; into `next`, their number returned.
-   The moves up come last, so `closed_lost` takes them first: a game that can be won is
-   won in fewer states (a lost one is searched in full in any order). */
-static int closed_moves(const Rules *r, Closed here, const uint8_t f[4], const uint8_t *cards,
-                        int size, uint64_t held, Closed *next) {
-    int n = 0, u = 0, start = r->start_rank;
+   waste top into the columns or up, a column card up; into `next` (with their column cards
+   and run counts, each from `here`'s: one card more or fewer), their number returned. A
+   move that leaves more column cards than `room` runs hold is left out: never a state of
+   the real game, and lost (`closed_lost` found it so once it had looked it up, added it
+   and taken it). The moves up come last, so `closed_lost` takes them first: a game that
+   can be won is won in fewer states (a lost one is searched in full in any order). */
+static int closed_moves(const Rules *r, const Closed *here, const uint8_t f[4], int room,
+                        Closed *next) {
+    int n = 0, u = 0, start = r->start_rank, runs = here->runs;
+    uint64_t held = here->held, talon = here->talon;
     Closed ups[4 + 64]; /* the moves up, last: searched first */
-    for (int suit = 0; suit < 4; suit++)
-        if (f[suit]) next[n++] = (Closed){here.talon, here.rest - (1U << 4 * suit)};
-    Reach reached[64];
-    int pointer = (int)(here.rest >> CLOSED_POINTER & 0x3f);
-    int k = reach(r, pointer, size, r->passes, reached);
-    for (int x = 0; x < k; x++) {
-        int q = reached[x].q, card = cards[q - 1];
-        /* the talon position of card q - 1: its (q-1)-th set bit */
-        uint64_t m = here.talon;
-        for (int y = 0; y < q - 1; y++) m &= m - 1;
-        uint64_t left = here.talon & ~(m & -m);
-        uint32_t moved = (here.rest & ~(0x3fU << CLOSED_POINTER)) | (uint32_t)(q - 1)
-                                                                         << CLOSED_POINTER;
-        if (next_up(r, f, card)) ups[u++] = (Closed){left, moved + (1U << 4 * (card / 13))};
-        next[n++] = (Closed){left, moved}; /* into the columns */
+    for (int suit = 0; suit < 4; suit++) {
+        if (!f[suit]) continue;
+        int card = suit * 13 + (start + f[suit] - 1) % 13, more = runs_adding(held, runs, card);
+        if (more <= room)
+            next[n++] = (Closed){talon, here->rest - (1U << 4 * suit), (uint8_t)more,
+                                 held | 1ULL << card};
     }
-    for (int suit = 0; suit < 4; suit++)
-        if (f[suit] < 13 && held >> (suit * 13 + (start + f[suit]) % 13) & 1)
-            ups[u++] = (Closed){here.talon, here.rest + (1U << 4 * suit)};
+    Reach reached[64];
+    int pointer = (int)(here->rest >> CLOSED_POINTER & 0x3f);
+    int k = reach(r, pointer, bit_count(talon), r->passes, reached);
+    uint64_t m = talon; /* from the talon's (q-1)-th position on: `reach` gives q rising */
+    for (int x = 0, at = 1; x < k; x++) {
+        int q = reached[x].q;
+        for (; at < q; at++) m &= m - 1;
+        uint64_t left = talon & ~(m & -m);
+        int card = r->order[__builtin_ctzll(m)];
+        uint32_t moved = (here->rest & ~(0x3fU << CLOSED_POINTER)) | (uint32_t)(q - 1)
+                                                                          << CLOSED_POINTER;
+        if (next_up(r, f, card))
+            ups[u++] = (Closed){left, moved + (1U << 4 * (card / 13)), (uint8_t)runs, held};
+        int more = runs_adding(held, runs, card);
+        if (more <= room) /* into the columns */
+            next[n++] = (Closed){left, moved, (uint8_t)more, held | 1ULL << card};
+    }
+    for (int suit = 0; suit < 4; suit++) {
+        int card = suit * 13 + (start + f[suit]) % 13;
+        if (f[suit] == 13 || !(held >> card & 1)) continue;
+        int fewer = runs_removing(held, runs, card);
+        if (fewer <= room)
+            ups[u++] = (Closed){talon, here->rest + (1U << 4 * suit), (uint8_t)fewer,
+                                held & ~(1ULL << card)};
+    }
     for (int x = 0; x < u; x++) next[n++] = ups[x];
     return n;
 }
@@ -1254,17 +1347,25 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
     if (closed_gave_up) return 0;
     const ClosedTable table = *closed_table(r), *memo = &table; /* kept in registers */
     int known = closed_known(memo, talon, rest);
-    if (known >= 0) return known;
+    CS(cs_calls[level]++);
+    if (known >= 0) { CS(cs_top_hit[known]++); return known; }
+    CS(cs_fresh[level]++);
     ClosedSet *set = &closed_sets[level];
     /* Opaque to the compiler, so that it keeps the pointer rather than finding it again in
        the loop: each thread-local access in this shared library is a call. */
     __asm__("" : "+r"(set));
     closed_begin(set);
-    if (closed_add(set, talon, rest, 0) < 1) return 0;
-    size_t count = 1;
     int room = (int)(rest >> CLOSED_ROOM);
     int top = level ? r->reserve[level - 1] : 0;
-    uint64_t on_reserve = r->reserve_mask[level];
+    uint64_t held = closed_held(r, talon, rest, r->reserve_mask[level]);
+    Closed first = {talon, rest, (uint8_t)runs_held(held), held};
+    if (first.runs > room) { /* never a state of the real game */
+        CS(cs_pruned++); CS(cs_search[1]++); CS(cs_histo(1));
+        closed_remember(memo, talon, rest, 1);
+        return 1;
+    }
+    if (closed_add(set, &first, closed_hash(talon, rest), 0) < 1) return 0;
+    size_t count = 1;
     size_t todo = 1, steps = 0;
     set->stack[0] = 0;
     while (todo) {
@@ -1272,42 +1373,59 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
             closed_gave_up = 1;
             return 0;
         }
-        Closed here = set->all[set->stack[--todo]];
-        uint8_t f[4], cards[64];
-        uint64_t held;
-        int size = closed_cards(r, here, on_reserve, f, cards, &held);
+        const Closed here = set->all[set->stack[--todo]];
+        uint8_t f[4];
+        for (int suit = 0; suit < 4; suit++) f[suit] = here.rest >> 4 * suit & 15;
+        CS(cs_expanded++);
         if (f[0] + f[1] + f[2] + f[3] == 52) {
+            CS(cs_search[0]++); CS(cs_histo(count));
             closed_remember(memo, talon, rest, 0);
             return 0;
         }
-        if (runs_held(held) > room) continue; /* never a state of the real game */
-        /* The reserve's top up, or into the columns: the game with one card fewer. */
+        /* The reserve's top up, or into the columns: the game with one card fewer (lost
+           when its column cards need more runs than `room`). */
         uint32_t fewer = here.rest - (1U << CLOSED_RESERVE_AT);
         uint32_t ways[2];
         int w = 0;
         if (level && next_up(r, f, top)) ways[w++] = fewer + (1U << 4 * (top / 13));
-        if (level) ways[w++] = fewer;
+        if (level && runs_adding(here.held, here.runs, top) <= room) ways[w++] = fewer;
         for (int x = 0; x < w; x++) {
+            CS(cs_nested++);
             if (!closed_lost(r, here.talon, ways[x], level - 1)) {
+                CS(cs_search[0]++); CS(cs_histo(count));
                 if (!closed_gave_up) closed_remember(memo, talon, rest, 0);
                 return 0;
             }
         }
         Closed next[8 + 2 * 64];
-        int n = closed_moves(r, here, f, cards, size, held, next);
+        uint64_t hashes[8 + 2 * 64];
+        int n = closed_moves(r, &here, f, room, next);
+        CS(cs_moves += n);
+        /* The new states first, their slots in the table fetched ahead, then their answers
+           looked up: each look-up is a miss of the cache, and so they overlap. */
+        size_t first_new = count;
         for (int x = 0; x < n; x++) {
-            int added = closed_add(set, next[x].talon, next[x].rest, count);
+            uint64_t hash = closed_hash(next[x].talon, next[x].rest);
+            int added = closed_add(set, &next[x], hash, count);
             if (added < 0) return 0;
-            if (!added) continue;
-            int kn = closed_known(memo, next[x].talon, next[x].rest);
+            if (!added) { CS(cs_dup++); continue; }
+            if (memo->memo) __builtin_prefetch(closed_slot_of(memo, hash));
+            hashes[count - first_new] = hash;
+            count++;
+        }
+        for (size_t x = first_new; x < count; x++) {
+            int kn = closed_known_of(memo, &set->all[x], hashes[x - first_new]);
+            CS(cs_look++); CS(cs_added++);
+            if (kn >= 0) CS(cs_look_hit[kn]++);
             if (kn == 0) {
+                CS(cs_search[0]++); CS(cs_histo(count));
                 closed_remember(memo, talon, rest, 0);
                 return 0;
             }
-            if (kn < 0) set->stack[todo++] = (uint32_t)count;
-            count++;
+            if (kn < 0) set->stack[todo++] = (uint32_t)x;
         }
     }
+    CS(cs_search[1]++); CS(cs_histo(count));
     /* the first state last: a search of more states than the table holds keeps it */
     for (size_t x = count; x-- > 0;)
         closed_remember(memo, set->all[x].talon, set->all[x].rest, 1);
@@ -1334,6 +1452,7 @@ static int closed_game_lost(const Rules *r, const Work *w) {
     if (w->reserve > (r->draw == 3 ? CLOSED_RESERVE : CLOSED_RESERVE_DRAW_1)) return 0;
     if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1)
         return 0;
+    CS(cs_game++);
     return closed_lost(r, w->talon, rest, w->reserve);
 }
 
@@ -5400,6 +5519,9 @@ PyMODINIT_FUNC PyInit__core(void) {
     init_run_steps();
     init_position_tags();
     if (PyType_Ready(&CoreType) < 0) return NULL;
+#ifdef CLOSED_STATS
+    atexit(cs_print);
+#endif
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
     Py_INCREF(&CoreType);
