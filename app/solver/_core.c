@@ -908,24 +908,23 @@ static int runs_held(uint64_t cards) {
 }
 
 /* `runs_held(held | 1 << card)` and `runs_held(held & ~(1 << card))` from `runs =
-   runs_held(held)`: the card changes the count `n` of its slot (its colour and rank), and
-   with it the link to each neighbouring slot (the other colour a rank either side: the cards
-   that go on it, those it goes on) whose count `m` is above `n` (adding) or at least `n`
-   (taking away). */
-static int held_at(uint64_t held, int card) { return (int)(held >> card & 1); }
+   runs_held(held)`: the card changes the count `n` of its slot (its colour and rank) by one,
+   and with it the link to each neighbouring slot (the other colour a rank either side: the
+   cards that go on it, those it goes on) whose count passes `n` (adding) or reaches it
+   (taking away): with its twin (the same rank and colour) held, where both of that slot's
+   cards are held, else where either is. */
+static int links_moved(uint64_t held, int card) {
+    uint64_t lower = held & CHILDREN[card], higher = held & PARENTS[card];
+    if (held >> TWIN[card] & 1) return (lower == CHILDREN[card]) + (higher == PARENTS[card]);
+    return (lower != 0) + (higher != 0);
+}
 
 static int runs_adding(uint64_t held, int runs, int card) {
-    int n = held_at(held, TWIN[card]);
-    int lower = held_at(held, CHILD[card][0]) + held_at(held, CHILD[card][1]);
-    int higher = held_at(held, PARENT[card][0]) + held_at(held, PARENT[card][1]);
-    return runs + 1 - (lower > n) - (higher > n);
+    return runs + 1 - links_moved(held, card);
 }
 
 static int runs_removing(uint64_t held, int runs, int card) {
-    int n = 1 + held_at(held, TWIN[card]);
-    int lower = held_at(held, CHILD[card][0]) + held_at(held, CHILD[card][1]);
-    int higher = held_at(held, PARENT[card][0]) + held_at(held, PARENT[card][1]);
-    return runs - 1 + (lower >= n) + (higher >= n);
+    return runs - 1 + links_moved(held, card);
 }
 
 /* `runs_to_hold`, remembered in a small table of each thread's own by its two arguments:
@@ -1110,25 +1109,6 @@ static int closed_stopping(void) {
            (closed_halt && __atomic_load_n(closed_halt, __ATOMIC_RELAXED));
 }
 
-#ifdef CLOSED_STATS
-#include <stdio.h>
-static unsigned long long cs_fresh[5], cs_game, cs_calls[5], cs_top_hit[2], cs_search[2], cs_added, cs_expanded,
-    cs_pruned, cs_moves, cs_dup, cs_look, cs_look_hit[2], cs_evict, cs_remember, cs_nested;
-static unsigned long long cs_hist[8]; /* states a search: <100, <1k, <10k, <100k, ... */
-static void cs_print(void) {
-    fprintf(stderr, "calls by level %llu %llu %llu %llu; top hits won %llu lost %llu; searches won %llu lost %llu (nested %llu)\n",
-            cs_calls[0], cs_calls[1], cs_calls[2], cs_calls[3], cs_top_hit[0], cs_top_hit[1], cs_search[0], cs_search[1], cs_nested);
-    fprintf(stderr, "added %llu expanded %llu pruned(runs) %llu moves %llu dup %llu look %llu hit won %llu lost %llu remember %llu evict %llu\n",
-            cs_added, cs_expanded, cs_pruned, cs_moves, cs_dup, cs_look, cs_look_hit[0], cs_look_hit[1], cs_remember, cs_evict);
-    fprintf(stderr, "game calls %llu fresh by level %llu %llu %llu %llu\n", cs_game, cs_fresh[0], cs_fresh[1], cs_fresh[2], cs_fresh[3]);
-    fprintf(stderr, "states a search hist <10 <100 <1k <10k <100k <1M <10M: %llu %llu %llu %llu %llu %llu %llu\n",
-            cs_hist[0], cs_hist[1], cs_hist[2], cs_hist[3], cs_hist[4], cs_hist[5], cs_hist[6]);
-}
-#define CS(x) (x)
-static void cs_histo(size_t n) { int b = 0; while (n >= 10 && b < 7) { n /= 10; b++; } cs_hist[b]++; }
-#else
-#define CS(x) ((void)0)
-#endif
 static uint64_t closed_hash(uint64_t talon, uint32_t rest) {
     uint64_t h = (talon ^ ((uint64_t)rest << 40 | rest)) * 0x9e3779b97f4a7c15ULL;
     return h ^ h >> 29;
@@ -1194,19 +1174,13 @@ static int closed_known_of(const ClosedTable *t, const Closed *c, uint64_t hash)
 }
 
 static void closed_remember(const ClosedTable *t, uint64_t talon, uint32_t rest, int lost) {
-    if (t->memo) {
-        CS(cs_remember++);
-#ifdef CLOSED_STATS
-        ClosedMemo *o = closed_slot(t, talon, rest);
-        if (o->tag >> 2 == t->id && o->tag & 3 && (o->talon != talon || o->rest != rest)) cs_evict++;
-#endif
+    if (t->memo)
         *closed_slot(t, talon, rest) = (ClosedMemo){talon, rest, t->id << 2 | (uint32_t)(lost + 1)};
-    }
 }
 
 /* Starts a new search's set, in the first slots of its table only: most searches are of a
    few states, and spread over all the slots a large one left they missed the cache. */
-#define CLOSED_SET_FIRST 1024
+#define CLOSED_SET_FIRST 4096
 static void closed_begin(ClosedSet *set) {
     if (++set->stamp == 0) { /* the stamps wrapped: start the set afresh */
         if (set->seen) memset(set->seen, 0, set->size * sizeof *set->seen);
@@ -1230,36 +1204,40 @@ static void closed_rehash(ClosedSet *set, size_t count) {
     }
 }
 
-/* Adds a state to this search's set: 1 if new, 0 if there, -1 out of memory. */
-static int closed_add(ClosedSet *set, const Closed *state, uint64_t hash, size_t count) {
-    uint64_t talon = state->talon;
-    uint32_t rest = state->rest;
-    if (2 * (count + 1) > set->used) {
-        if (2 * (count + 1) > set->size) { /* grow the arrays */
-            size_t size = set->size ? 2 * set->size : CLOSED_SET_FIRST;
-            ClosedSeen *seen = calloc(size, sizeof *seen);
-            Closed *all = realloc(set->all, size * sizeof *all);
-            if (all) set->all = all;
-            uint32_t *stack = realloc(set->stack, size * sizeof *stack);
-            if (stack) set->stack = stack;
-            if (!seen || !all || !stack) {
-                free(seen);
-                return -1;
-            }
-            free(set->seen);
-            set->seen = seen;
-            set->size = size;
-            set->stamp = 0;
+/* Makes room in the set for its `count`-th state: the first slots it hashes into doubled,
+   the arrays grown when they are full; 0 when out of memory. */
+static __attribute__((noinline)) int closed_room(ClosedSet *set, size_t count) {
+    if (2 * (count + 1) > set->size) { /* grow the arrays */
+        size_t size = set->size ? 2 * set->size : CLOSED_SET_FIRST;
+        ClosedSeen *seen = calloc(size, sizeof *seen);
+        Closed *all = realloc(set->all, size * sizeof *all);
+        if (all) set->all = all;
+        uint32_t *stack = realloc(set->stack, size * sizeof *stack);
+        if (stack) set->stack = stack;
+        if (!seen || !all || !stack) {
+            free(seen);
+            return 0;
         }
-        set->used = 2 * set->used > set->size || !set->used ? set->size : 2 * set->used;
-        closed_rehash(set, count);
+        free(set->seen);
+        set->seen = seen;
+        set->size = size;
+        set->stamp = 0;
     }
+    set->used = 2 * set->used > set->size || !set->used ? set->size : 2 * set->used;
+    closed_rehash(set, count);
+    return 1;
+}
+
+/* Adds a state to this search's set: 1 if new, 0 if there, -1 out of memory. */
+static inline __attribute__((always_inline)) int closed_add(ClosedSet *set, const Closed *state,
+                                                         uint64_t hash, size_t count) {
+    if (2 * (count + 1) > set->used && !closed_room(set, count)) return -1;
     size_t mask = set->used - 1, i = hash & mask;
     while (set->seen[i].stamp == set->stamp) {
-        if (set->seen[i].talon == talon && set->seen[i].rest == rest) return 0;
+        if (set->seen[i].talon == state->talon && set->seen[i].rest == state->rest) return 0;
         i = (i + 1) & mask;
     }
-    set->seen[i] = (ClosedSeen){talon, rest, set->stamp};
+    set->seen[i] = (ClosedSeen){state->talon, state->rest, set->stamp};
     set->all[count] = *state;
     return 1;
 }
@@ -1311,12 +1289,14 @@ static int closed_moves(const Rules *r, const Closed *here, const uint8_t f[4], 
             next[n++] = (Closed){talon, here->rest - (1U << 4 * suit), (uint8_t)more,
                                  held | 1ULL << card};
     }
-    Reach reached[64];
-    int pointer = (int)(here->rest >> CLOSED_POINTER & 0x3f);
-    int k = reach(r, pointer, bit_count(talon), r->passes, reached);
-    uint64_t m = talon; /* from the talon's (q-1)-th position on: `reach` gives q rising */
+    /* `reach` in the last pass: the waste's top, then each draw's to the talon's end */
+    int pointer = (int)(here->rest >> CLOSED_POINTER & 0x3f), size = bit_count(talon);
+    int reached[64], k = 0;
+    if (pointer) reached[k++] = pointer;
+    for (int q = pointer; q < size;) reached[k++] = q = q + r->draw < size ? q + r->draw : size;
+    uint64_t m = talon; /* from the talon's (q-1)-th position on: q rises */
     for (int x = 0, at = 1; x < k; x++) {
-        int q = reached[x].q;
+        int q = reached[x];
         for (; at < q; at++) m &= m - 1;
         uint64_t left = talon & ~(m & -m);
         int card = r->order[__builtin_ctzll(m)];
@@ -1347,9 +1327,7 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
     if (closed_gave_up) return 0;
     const ClosedTable table = *closed_table(r), *memo = &table; /* kept in registers */
     int known = closed_known(memo, talon, rest);
-    CS(cs_calls[level]++);
-    if (known >= 0) { CS(cs_top_hit[known]++); return known; }
-    CS(cs_fresh[level]++);
+    if (known >= 0) return known;
     ClosedSet *set = &closed_sets[level];
     /* Opaque to the compiler, so that it keeps the pointer rather than finding it again in
        the loop: each thread-local access in this shared library is a call. */
@@ -1360,7 +1338,6 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
     uint64_t held = closed_held(r, talon, rest, r->reserve_mask[level]);
     Closed first = {talon, rest, (uint8_t)runs_held(held), held};
     if (first.runs > room) { /* never a state of the real game */
-        CS(cs_pruned++); CS(cs_search[1]++); CS(cs_histo(1));
         closed_remember(memo, talon, rest, 1);
         return 1;
     }
@@ -1376,9 +1353,7 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
         const Closed here = set->all[set->stack[--todo]];
         uint8_t f[4];
         for (int suit = 0; suit < 4; suit++) f[suit] = here.rest >> 4 * suit & 15;
-        CS(cs_expanded++);
         if (f[0] + f[1] + f[2] + f[3] == 52) {
-            CS(cs_search[0]++); CS(cs_histo(count));
             closed_remember(memo, talon, rest, 0);
             return 0;
         }
@@ -1390,9 +1365,7 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
         if (level && next_up(r, f, top)) ways[w++] = fewer + (1U << 4 * (top / 13));
         if (level && runs_adding(here.held, here.runs, top) <= room) ways[w++] = fewer;
         for (int x = 0; x < w; x++) {
-            CS(cs_nested++);
             if (!closed_lost(r, here.talon, ways[x], level - 1)) {
-                CS(cs_search[0]++); CS(cs_histo(count));
                 if (!closed_gave_up) closed_remember(memo, talon, rest, 0);
                 return 0;
             }
@@ -1400,7 +1373,6 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
         Closed next[8 + 2 * 64];
         uint64_t hashes[8 + 2 * 64];
         int n = closed_moves(r, &here, f, room, next);
-        CS(cs_moves += n);
         /* The new states first, their slots in the table fetched ahead, then their answers
            looked up: each look-up is a miss of the cache, and so they overlap. */
         size_t first_new = count;
@@ -1408,24 +1380,20 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
             uint64_t hash = closed_hash(next[x].talon, next[x].rest);
             int added = closed_add(set, &next[x], hash, count);
             if (added < 0) return 0;
-            if (!added) { CS(cs_dup++); continue; }
+            if (!added) continue;
             if (memo->memo) __builtin_prefetch(closed_slot_of(memo, hash));
             hashes[count - first_new] = hash;
             count++;
         }
         for (size_t x = first_new; x < count; x++) {
             int kn = closed_known_of(memo, &set->all[x], hashes[x - first_new]);
-            CS(cs_look++); CS(cs_added++);
-            if (kn >= 0) CS(cs_look_hit[kn]++);
             if (kn == 0) {
-                CS(cs_search[0]++); CS(cs_histo(count));
                 closed_remember(memo, talon, rest, 0);
                 return 0;
             }
             if (kn < 0) set->stack[todo++] = (uint32_t)x;
         }
     }
-    CS(cs_search[1]++); CS(cs_histo(count));
     /* the first state last: a search of more states than the table holds keeps it */
     for (size_t x = count; x-- > 0;)
         closed_remember(memo, set->all[x].talon, set->all[x].rest, 1);
@@ -1452,7 +1420,6 @@ static int closed_game_lost(const Rules *r, const Work *w) {
     if (w->reserve > (r->draw == 3 ? CLOSED_RESERVE : CLOSED_RESERVE_DRAW_1)) return 0;
     if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1)
         return 0;
-    CS(cs_game++);
     return closed_lost(r, w->talon, rest, w->reserve);
 }
 
@@ -5519,9 +5486,6 @@ PyMODINIT_FUNC PyInit__core(void) {
     init_run_steps();
     init_position_tags();
     if (PyType_Ready(&CoreType) < 0) return NULL;
-#ifdef CLOSED_STATS
-    atexit(cs_print);
-#endif
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
     Py_INCREF(&CoreType);
