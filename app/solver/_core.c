@@ -1046,6 +1046,7 @@ typedef struct {
     uint32_t rest;
     uint8_t runs; /* runs_held(held): what the state's key fixes, carried from its parent */
     uint64_t held; /* the column cards */
+    uint8_t known; /* in the table as lost already (a lost search need not remember it) */
 } Closed;
 typedef struct {
     uint64_t talon;
@@ -1287,7 +1288,7 @@ static int closed_moves(const Rules *r, const Closed *here, const uint8_t f[4], 
         int card = suit * 13 + (start + f[suit] - 1) % 13, more = runs_adding(held, runs, card);
         if (more <= room)
             next[n++] = (Closed){talon, here->rest - (1U << 4 * suit), (uint8_t)more,
-                                 held | 1ULL << card};
+                                 held | 1ULL << card, 0};
     }
     /* `reach` in the last pass: the waste's top, then each draw's to the talon's end */
     int pointer = (int)(here->rest >> CLOSED_POINTER & 0x3f), size = bit_count(talon);
@@ -1303,10 +1304,10 @@ static int closed_moves(const Rules *r, const Closed *here, const uint8_t f[4], 
         uint32_t moved = (here->rest & ~(0x3fU << CLOSED_POINTER)) | (uint32_t)(q - 1)
                                                                           << CLOSED_POINTER;
         if (next_up(r, f, card))
-            ups[u++] = (Closed){left, moved + (1U << 4 * (card / 13)), (uint8_t)runs, held};
+            ups[u++] = (Closed){left, moved + (1U << 4 * (card / 13)), (uint8_t)runs, held, 0};
         int more = runs_adding(held, runs, card);
         if (more <= room) /* into the columns */
-            next[n++] = (Closed){left, moved, (uint8_t)more, held | 1ULL << card};
+            next[n++] = (Closed){left, moved, (uint8_t)more, held | 1ULL << card, 0};
     }
     for (int suit = 0; suit < 4; suit++) {
         int card = suit * 13 + (start + f[suit]) % 13;
@@ -1314,7 +1315,7 @@ static int closed_moves(const Rules *r, const Closed *here, const uint8_t f[4], 
         int fewer = runs_removing(held, runs, card);
         if (fewer <= room)
             ups[u++] = (Closed){talon, here->rest + (1U << 4 * suit), (uint8_t)fewer,
-                                held & ~(1ULL << card)};
+                                held & ~(1ULL << card), 0};
     }
     for (int x = 0; x < u; x++) next[n++] = ups[x];
     return n;
@@ -1336,7 +1337,7 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
     int room = (int)(rest >> CLOSED_ROOM);
     int top = level ? r->reserve[level - 1] : 0;
     uint64_t held = closed_held(r, talon, rest, r->reserve_mask[level]);
-    Closed first = {talon, rest, (uint8_t)runs_held(held), held};
+    Closed first = {talon, rest, (uint8_t)runs_held(held), held, 0};
     if (first.runs > room) { /* never a state of the real game */
         closed_remember(memo, talon, rest, 1);
         return 1;
@@ -1392,11 +1393,16 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
                 return 0;
             }
             if (kn < 0) set->stack[todo++] = (uint32_t)x;
+            else set->all[x].known = 1;
         }
     }
-    /* the first state last: a search of more states than the table holds keeps it */
-    for (size_t x = count; x-- > 0;)
-        closed_remember(memo, set->all[x].talon, set->all[x].rest, 1);
+    /* the first state last: a search of more states than the table holds keeps it; each
+       slot fetched some states ahead */
+    for (size_t x = count; x-- > 0;) {
+        const Closed *ahead = &set->all[x >= 8 ? x - 8 : 0];
+        if (memo->memo) __builtin_prefetch(closed_slot(memo, ahead->talon, ahead->rest), 1);
+        if (!set->all[x].known) closed_remember(memo, set->all[x].talon, set->all[x].rest, 1);
+    }
     return 1;
 }
 
