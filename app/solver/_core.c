@@ -1285,7 +1285,8 @@ static int closed_moves(const Rules *r, const Closed *here, const uint8_t f[4], 
     Closed ups[4 + 64]; /* the moves up, last: searched first */
     for (int suit = 0; suit < 4; suit++) {
         if (!f[suit]) continue;
-        int card = suit * 13 + (start + f[suit] - 1) % 13, more = runs_adding(held, runs, card);
+        int rank = start + f[suit] - 1, card = suit * 13 + (rank < 13 ? rank : rank - 13);
+        int more = runs_adding(held, runs, card);
         if (more <= room)
             next[n++] = (Closed){talon, here->rest - (1U << 4 * suit), (uint8_t)more,
                                  held | 1ULL << card, 0};
@@ -1310,7 +1311,7 @@ static int closed_moves(const Rules *r, const Closed *here, const uint8_t f[4], 
             next[n++] = (Closed){left, moved, (uint8_t)more, held | 1ULL << card, 0};
     }
     for (int suit = 0; suit < 4; suit++) {
-        int card = suit * 13 + (start + f[suit]) % 13;
+        int rank = start + f[suit], card = suit * 13 + (rank < 13 ? rank : rank - 13);
         if (f[suit] == 13 || !(held >> card & 1)) continue;
         int fewer = runs_removing(held, runs, card);
         if (fewer <= room)
