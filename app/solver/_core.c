@@ -4539,11 +4539,6 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
                             ? 0
                             : successors_of_free(r, &w, scratch, dead, scores, up, reserve);
             nodes++;
-            /* each child's slot in `seen` fetched before any is looked up: the table is
-               large and its look-ups miss the cache (a fifth of a beam 64,000 wide's CPU) */
-            if (seen.slots)
-                for (int k = 0; k < count; k++)
-                    __builtin_prefetch(&seen.slots[(size_t)scratch[k].key.a & seen.mask]);
             for (int k = 0; k < count; k++) {
                 const Child *c = &scratch[k];
                 if (c->won) {
@@ -4563,8 +4558,6 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
                     goto done;
                 }
                 if (proved_lost(dead, c)) continue;
-                const Slot *s = table_find(&seen, c->key);
-                if (s && s->value <= c->value) continue;
                 RESERVE(mem, cand, cand_cap, n_cand + 1, goto oom);
                 cand[n_cand++] = (BeamCandidate){*c, (int32_t)i, scores[k]};
             }
@@ -4574,6 +4567,19 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
                 if (!goes_on) goto done;
             }
         }
+        /* Those kept before with no higher value left out, all the depth's at once (`seen`
+           changes only below), each one's slot fetched a few ahead: the table is large and
+           its look-ups miss the cache (a fifth of a beam 64,000 wide's CPU). */
+        size_t fresh = 0;
+        for (size_t k = 0; k < n_cand; k++) {
+            if (k + BEAM_AHEAD < n_cand)
+                __builtin_prefetch(&seen.slots[(size_t)cand[k + BEAM_AHEAD].child.key.a & seen.mask]);
+            const Slot *s = table_find(&seen, cand[k].child.key);
+            if (s && s->value <= cand[k].child.value) continue;
+            if (fresh != k) cand[fresh] = cand[k];
+            fresh++;
+        }
+        n_cand = fresh;
         RESERVE(mem, order, order_cap, n_cand, goto oom);
         if (!beam_order(mem, cand, n_cand, order, &counts, &counts_cap)) goto oom;
         /* The best `width` of them not kept before, made from their parents. */
@@ -4582,7 +4588,9 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
         base[depth] = link_n;
         size_t kept = 0;
         for (size_t k = 0; k < n_cand && kept < (size_t)width; k++) {
-            /* the slot in `seen` of a candidate a few ahead, fetched while this one is made */
+            /* a candidate twice as far ahead fetched, and the slot in `seen` of one a few
+               ahead, while this one is made */
+            if (k + 2 * BEAM_AHEAD < n_cand) __builtin_prefetch(&cand[order[k + 2 * BEAM_AHEAD]]);
             if (k + BEAM_AHEAD < n_cand)
                 __builtin_prefetch(&seen.slots[(size_t)cand[order[k + BEAM_AHEAD]].child.key.a &
                                                seen.mask]);
