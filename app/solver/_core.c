@@ -3216,6 +3216,10 @@ typedef struct {
     int covering;      /* the column of the talon card the step must cover, or -1 */
     const int8_t *column_of, *index_of; /* with any-run moves: where each column card lies */
     KnownColumns *known; /* what the parent's columns tell the children */
+    /* A beam's: each child's `beam_score` with these weights, made where it is settled
+       (no second `child_of` to score it), or NULL */
+    int32_t *scores;
+    int up, reserve;
 } Emit;
 
 /* Whether board.Problem.pointer_keys finds any for w: draw 3, unlimited passes, and a
@@ -3286,6 +3290,8 @@ static void fetch_dead(const Table *dead, const Child *c) {
     }
 }
 
+static int32_t beam_score(const Work *w, int up, int reserve);
+
 /* A step's result: settle it, drop it if lost, key it. */
 static void emit(Emit *e, Work *child, int priority, int draws, int card, int target) {
     if (e->n >= MAX_CHILDREN) return; /* cannot happen: at most a few dozen steps */
@@ -3312,6 +3318,7 @@ static void emit(Emit *e, Work *child, int priority, int draws, int card, int ta
     c->draws = (int16_t)draws;
     c->card = (int8_t)card;
     c->target = (int8_t)target;
+    if (e->scores) e->scores[e->n - 1] = beam_score(child, e->up, e->reserve);
 }
 
 /* board.Problem.exposes_use: whether moving column i's cards from index s > 0 onto column j
@@ -3424,23 +3431,27 @@ static void run_move(Emit *e, const Work *w, int i, int s, int j) {
     emit(e, &child, s == 0 ? EMPTIES_COLUMN : IN_TABLEAU, 0, card, j);
 }
 
-static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead);
+static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead,
+                              int32_t *scores, int up, int reserve);
 
 /* board.Problem.successors: every step, settled, with lost results left out; none if
    `reserve_stuck`. With `dead`, the children it may prove `dominated` are marked
    `weakest`. */
 static int successors(const Rules *r, const Work *w, Child *out, const Table *dead) {
-    return reserve_stuck(r, w) ? 0 : successors_of_free(r, w, out, dead);
+    return reserve_stuck(r, w) ? 0 : successors_of_free(r, w, out, dead, NULL, 0, 0);
 }
 
-/* `successors` of a state whose reserve is not stuck. */
-static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead) {
+/* `successors` of a state whose reserve is not stuck; with `scores`, each child's
+   `beam_score` (`up` and `reserve` its weights) in them too. */
+static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead,
+                              int32_t *scores, int up, int reserve) {
     if (columns_cannot_hold(r, w) || closed_game_lost(r, w)) return 0;
     KnownColumns known; /* its arrays made when first asked (the masks) */
     known.parent = w;
     known.hashed = known.rising_known = known.needs_known = 0;
     Emit e = {r, out, 0, w->pass, r->mode == MODE_ALL && !deadlocked(r, w), dead, 0,
-              r->mode == MODE_ANY_RUN && !r->autocomplete, -1, NULL, NULL, &known};
+              r->mode == MODE_ANY_RUN && !r->autocomplete, -1, NULL, NULL, &known,
+              scores, up, reserve};
     Work child;
     int marks = placements_wait(r);
     if (marks && w->prot) e.covering = column_with_top(w, marked_card(r, w->prot));
@@ -4120,7 +4131,7 @@ static int prove_stuck(Run *run, const Work *w, Fp key, int32_t value) {
    within those; shuffled whatever the class in a shuffled run's first SHUFFLED_DEPTH
    plies. A shuffled run draws from its random state. */
 static int ordered_children(Run *run, const Work *w, int free, size_t depth, uint16_t *order) {
-    int count = free ? successors_of_free(run->r, w, run->scratch, run->dead)
+    int count = free ? successors_of_free(run->r, w, run->scratch, run->dead, NULL, 0, 0)
                      : successors(run->r, w, run->scratch, run->dead);
     for (int i = 0; i < count; i++) order[i] = (uint16_t)i;
     if (run->shuffled)
@@ -4439,7 +4450,6 @@ typedef struct {
     Child child;
     int32_t parent; /* the index of the state it comes from, in its depth's level */
     int32_t score;
-    int32_t order; /* the order it came in */
 } BeamCandidate;
 
 typedef struct {
@@ -4465,10 +4475,30 @@ static int32_t beam_score(const Work *w, int up, int reserve) {
            3 * talon_size(w) - 12 * w->pass + empties;
 }
 
-static int beam_before(const void *x, const void *y) {
-    const BeamCandidate *a = x, *b = y;
-    if (a->score != b->score) return a->score > b->score ? -1 : 1;
-    return (a->order > b->order) - (a->order < b->order);
+/* The n candidates' indices into `order`, highest score first and ties in the order they
+   came: a counting sort (stable), as their scores span a few hundred values at most, where
+   qsort of the candidates themselves took a tenth of a beam 64,000 wide's CPU. `counts`
+   holds `*counts_cap` counts, grown as needed; 0 when out of memory. */
+static int beam_order(Memory *mem, const BeamCandidate *cand, size_t n, uint32_t *order,
+                      size_t **counts, size_t *counts_cap) {
+    if (!n) return 1;
+    int32_t high = cand[0].score, low = cand[0].score;
+    for (size_t k = 1; k < n; k++) {
+        if (high < cand[k].score) high = cand[k].score;
+        if (low > cand[k].score) low = cand[k].score;
+    }
+    size_t span = (size_t)(high - low) + 1;
+    RESERVE(mem, *counts, *counts_cap, span, return 0);
+    size_t *count = *counts;
+    memset(count, 0, span * sizeof(size_t));
+    for (size_t k = 0; k < n; k++) count[high - cand[k].score]++;
+    for (size_t v = 0, at = 0; v < span; v++) {
+        size_t here = count[v];
+        count[v] = at;
+        at += here;
+    }
+    for (size_t k = 0; k < n; k++) order[count[high - cand[k].score]++] = (uint32_t)k;
+    return 1;
 }
 
 /* Counts `fresh` more nodes of a helper's beam against the team's budget; 0 once the search
@@ -4477,16 +4507,22 @@ static int beam_goes_on(Team *team, int64_t fresh, double deadline) {
     return (!team || team_counts(team, fresh, 1)) && now() < deadline;
 }
 
+/* How many candidates ahead the kept ones' slots in `seen` are fetched. */
+#define BEAM_AHEAD 8
+
 static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, const Work *root,
                 int64_t width, int up, int reserve, int64_t cap, double deadline, Outcome *out) {
     Table seen = {0};
     Packed *level = NULL, *next = NULL;
     size_t level_cap = 0, next_cap = 0, level_n = 1, cand_cap = 0, link_cap = 0, link_n = 0;
-    size_t base_cap = 0, depth = 0;
+    size_t base_cap = 0, depth = 0, order_cap = 0, counts_cap = 0;
     BeamCandidate *cand = NULL;
     BeamLink *links = NULL;
     size_t *base = NULL; /* base[d]: where depth d's links begin */
+    uint32_t *order = NULL; /* the candidates by score (`beam_order`) */
+    size_t *counts = NULL;
     Child *scratch = NULL;
+    int32_t scores[MAX_CHILDREN]; /* the children's scores, made as they are settled */
     int code = GOING_ON, added;
     int64_t nodes = 0, counted = 0;
     scratch = grow(mem, NULL, 0, MAX_CHILDREN * sizeof(Child));
@@ -4499,13 +4535,10 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
         for (size_t i = 0; i < level_n; i++) {
             Work w;
             unpack(&level[i], &w);
-            int count = successors(r, &w, scratch, dead);
+            int count = reserve_stuck(r, &w)
+                            ? 0
+                            : successors_of_free(r, &w, scratch, dead, scores, up, reserve);
             nodes++;
-            /* each child's slot in `seen` fetched before any is looked up: the table is
-               large and its look-ups miss the cache (a fifth of a beam 64,000 wide's CPU) */
-            if (seen.slots)
-                for (int k = 0; k < count; k++)
-                    __builtin_prefetch(&seen.slots[(size_t)scratch[k].key.a & seen.mask]);
             for (int k = 0; k < count; k++) {
                 const Child *c = &scratch[k];
                 if (c->won) {
@@ -4525,13 +4558,8 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
                     goto done;
                 }
                 if (proved_lost(dead, c)) continue;
-                const Slot *s = table_find(&seen, c->key);
-                if (s && s->value <= c->value) continue;
-                Work child;
-                child_of(r, &w, c, &child);
                 RESERVE(mem, cand, cand_cap, n_cand + 1, goto oom);
-                cand[n_cand] = (BeamCandidate){*c, (int32_t)i, beam_score(&child, up, reserve), (int32_t)n_cand};
-                n_cand++;
+                cand[n_cand++] = (BeamCandidate){*c, (int32_t)i, scores[k]};
             }
             if (nodes - counted >= 16) { /* as often as the helper's runs look */
                 int goes_on = beam_goes_on(team, nodes - counted, deadline);
@@ -4539,14 +4567,35 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
                 if (!goes_on) goto done;
             }
         }
-        qsort(cand, n_cand, sizeof(BeamCandidate), beam_before);
+        /* Those kept before with no higher value left out, all the depth's at once (`seen`
+           changes only below), each one's slot fetched a few ahead: the table is large and
+           its look-ups miss the cache (a fifth of a beam 64,000 wide's CPU). */
+        size_t fresh = 0;
+        for (size_t k = 0; k < n_cand; k++) {
+            if (k + BEAM_AHEAD < n_cand)
+                __builtin_prefetch(&seen.slots[(size_t)cand[k + BEAM_AHEAD].child.key.a & seen.mask]);
+            const Slot *s = table_find(&seen, cand[k].child.key);
+            if (s && s->value <= cand[k].child.value) continue;
+            if (fresh != k) cand[fresh] = cand[k];
+            fresh++;
+        }
+        n_cand = fresh;
+        RESERVE(mem, order, order_cap, n_cand, goto oom);
+        if (!beam_order(mem, cand, n_cand, order, &counts, &counts_cap)) goto oom;
         /* The best `width` of them not kept before, made from their parents. */
         depth++;
         RESERVE(mem, base, base_cap, depth + 1, goto oom);
         base[depth] = link_n;
         size_t kept = 0;
         for (size_t k = 0; k < n_cand && kept < (size_t)width; k++) {
-            const Child *c = &cand[k].child;
+            /* a candidate twice as far ahead fetched, and the slot in `seen` of one a few
+               ahead, while this one is made */
+            if (k + 2 * BEAM_AHEAD < n_cand) __builtin_prefetch(&cand[order[k + 2 * BEAM_AHEAD]]);
+            if (k + BEAM_AHEAD < n_cand)
+                __builtin_prefetch(&seen.slots[(size_t)cand[order[k + BEAM_AHEAD]].child.key.a &
+                                               seen.mask]);
+            const BeamCandidate *b = &cand[order[k]];
+            const Child *c = &b->child;
             Slot *s = table_put(&seen, mem, c->key, c->value, &added);
             if (!s) goto oom;
             if (!added) {
@@ -4554,12 +4603,12 @@ static int beam(const Rules *r, Memory *mem, const Table *dead, Team *team, cons
                 s->value = c->value;
             }
             Work parent, child;
-            unpack(&level[cand[k].parent], &parent);
+            unpack(&level[b->parent], &parent);
             child_of(r, &parent, c, &child);
             RESERVE(mem, next, next_cap, kept + 1, goto oom);
             pack(&child, &next[kept]);
             RESERVE(mem, links, link_cap, link_n + 1, goto oom);
-            links[link_n++] = (BeamLink){cand[k].parent, c->draws, c->card, c->target};
+            links[link_n++] = (BeamLink){b->parent, c->draws, c->card, c->target};
             kept++;
         }
         Packed *t = level;
@@ -4583,6 +4632,8 @@ done:
     if (cand) release(mem, cand, cand_cap * sizeof(BeamCandidate));
     if (links) release(mem, links, link_cap * sizeof(BeamLink));
     if (base) release(mem, base, base_cap * sizeof(size_t));
+    if (order) release(mem, order, order_cap * sizeof(uint32_t));
+    if (counts) release(mem, counts, counts_cap * sizeof(size_t));
     return code;
 }
 
