@@ -2091,6 +2091,25 @@ static int timed_way(const Rules *r, const Runs *p, int t, uint64_t up, uint64_t
     return 0;
 }
 
+/* The last-pass test's walk down the runs: from each run's stop, a card becomes a possible
+   last card once the card on it may leave (up, or a last card with a possible last card to
+   go onto); each stop is kept where the walk stopped. Returns `last` grown. */
+static inline __attribute__((always_inline)) uint64_t walk_runs(const Runs *p, int *stop,
+                                                                uint64_t up, uint64_t last) {
+    for (int i = 0; i < p->count; i++) {
+        const uint8_t *col = p->cards[i];
+        int k = stop[i];
+        for (; k >= 0; k--) {
+            int on = col[k + 1];
+            if (last >> col[k] & 1) continue;
+            if (!(up >> on & 1) && !(last >> on & 1 && PARENTS[on] & last)) break;
+            last |= 1ULL << col[k];
+        }
+        stop[i] = k;
+    }
+    return last;
+}
+
 /* For the test's last card t (`timed_grow` with a `watch`): whether it may have a way in the
    sets `up`, `last` (the base at the last draw) closed under `timed_grow`'s rules with every
    talon card not landed nor held taken as the waste's top at once. Those hold the timed
@@ -2111,17 +2130,7 @@ static int untimed_way(const Rules *r, const Runs *p, const Deal *s, uint64_t go
             fresh = children_of(fresh) & exposed & ~last;
         }
         up = rise_free(r, (last | exposed) & free_of, up);
-        for (int i = 0; i < p->count; i++) {
-            const uint8_t *col = p->cards[i];
-            int k = stop[i];
-            for (; k >= 0; k--) {
-                int on = col[k + 1];
-                if (last >> col[k] & 1) continue;
-                if (!(up >> on & 1) && !(last >> on & 1 && PARENTS[on] & last)) break;
-                last |= 1ULL << col[k];
-            }
-            stop[i] = k;
-        }
+        last = walk_runs(p, stop, up, last);
         if (up == was_up && last == was_last) return timed_way(r, p, t, up, last);
     }
 }
@@ -2358,17 +2367,7 @@ static int timed_grow(const Rules *r, const Runs *p, const Deal *s, uint64_t gon
             if (up != walked_up || last != walked_last) {
                 walked_up = up;
                 walked_last = last;
-                for (int i = 0; i < p->count; i++) {
-                    const uint8_t *col = p->cards[i];
-                    int k = stop[i];
-                    for (; k >= 0; k--) {
-                        int on = col[k + 1];
-                        if (last >> col[k] & 1) continue;
-                        if (!(up >> on & 1) && !(last >> on & 1 && PARENTS[on] & last)) break;
-                        last |= 1ULL << col[k];
-                    }
-                    stop[i] = k;
-                }
+                last = walk_runs(p, stop, up, last);
             }
             if (up == was_up && last == was_last) break;
         }
