@@ -1148,31 +1148,30 @@ static void closed_grow(size_t size) {
 }
 
 /* The table's slot for a state. */
-static ClosedMemo *closed_slot(const ClosedTable *t, uint64_t talon, uint32_t rest) {
-    return &t->memo[(closed_hash(talon, rest) ^ t->salt) >> 16 & (t->size - 1)];
-}
-
 /* The same, from the state's hash. */
 static ClosedMemo *closed_slot_of(const ClosedTable *t, uint64_t hash) {
     return &t->memo[(hash ^ t->salt) >> 16 & (t->size - 1)];
 }
 
-/* The memo's answer: 1 lost, 0 won, -1 not known. */
-static int closed_known(const ClosedTable *t, uint64_t talon, uint32_t rest) {
+static ClosedMemo *closed_slot(const ClosedTable *t, uint64_t talon, uint32_t rest) {
+    return closed_slot_of(t, closed_hash(talon, rest));
+}
+
+/* The memo's answer for a state whose hash is known: 1 lost, 0 won, -1 not known. */
+static int closed_known_at(const ClosedTable *t, uint64_t talon, uint32_t rest, uint64_t hash) {
     if (!t->memo) return -1;
-    const ClosedMemo *m = closed_slot(t, talon, rest);
+    const ClosedMemo *m = closed_slot_of(t, hash);
     return m->talon == talon && m->rest == rest && m->tag >> 2 == t->id && m->tag & 3
                ? (int)(m->tag & 3) - 1
                : -1;
 }
 
-/* `closed_known` of a state whose hash is known. */
+static int closed_known(const ClosedTable *t, uint64_t talon, uint32_t rest) {
+    return closed_known_at(t, talon, rest, closed_hash(talon, rest));
+}
+
 static int closed_known_of(const ClosedTable *t, const Closed *c, uint64_t hash) {
-    if (!t->memo) return -1;
-    const ClosedMemo *m = closed_slot_of(t, hash);
-    return m->talon == c->talon && m->rest == c->rest && m->tag >> 2 == t->id && m->tag & 3
-               ? (int)(m->tag & 3) - 1
-               : -1;
+    return closed_known_at(t, c->talon, c->rest, hash);
 }
 
 static void closed_remember(const ClosedTable *t, uint64_t talon, uint32_t rest, int lost) {
@@ -1183,20 +1182,21 @@ static void closed_remember(const ClosedTable *t, uint64_t talon, uint32_t rest,
 /* Starts a new search's set, in the first slots of its table only: most searches are of a
    few states, and spread over all the slots a large one left they missed the cache. */
 #define CLOSED_SET_FIRST 4096
-static void closed_begin(ClosedSet *set) {
+static void closed_restamp(ClosedSet *set) {
     if (++set->stamp == 0) { /* the stamps wrapped: start the set afresh */
         if (set->seen) memset(set->seen, 0, set->size * sizeof *set->seen);
         set->stamp = 1;
     }
+}
+
+static void closed_begin(ClosedSet *set) {
+    closed_restamp(set);
     set->used = set->size < CLOSED_SET_FIRST ? set->size : CLOSED_SET_FIRST;
 }
 
 /* Puts this search's `count` states back into the set's `used` slots, under a new stamp. */
 static void closed_rehash(ClosedSet *set, size_t count) {
-    if (++set->stamp == 0) {
-        memset(set->seen, 0, set->size * sizeof *set->seen);
-        set->stamp = 1;
-    }
+    closed_restamp(set);
     size_t mask = set->used - 1;
     for (size_t k = 0; k < count; k++) {
         const Closed *c = &set->all[k];
