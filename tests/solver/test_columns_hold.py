@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import deque
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ import pytest
 from app.engine import DealCode, Position, Rules
 from app.solver import Budget, Verdict
 from app.solver import search as search_module
-from app.solver.board import _CHILDREN, Problem, State, _runs_to_hold
+from app.solver.board import _CHILDREN, _SLOT, Problem, State, _runs_to_hold
 from app.solver.search import Solver
 
 from .helpers import every_rules, every_state, naive_winnable, small_position
@@ -108,9 +109,9 @@ def test_the_runs_of_a_full_deck_and_of_one_colour() -> None:
 
 
 def test_the_core_counts_runs_as_python_does() -> None:
-    """The core's count (max-plus steps from a table, remembered by its arguments) is
-    Python's on random sets from sparse to full, asked again after its neighbours (one
-    card more or fewer: the memo must tell them apart), and on the cases above."""
+    """The core's count (the paths' carries, in a few steps on bits) is Python's on random
+    sets from sparse to full, with their neighbours (one card more or fewer), and on the
+    cases above."""
     rules = Rules(draw=3, passes=3)
     core = core_of(Problem.of(Position.deal(DealCode(rules, number=0).deck), rules))
     rng = random.Random("core runs")
@@ -127,6 +128,36 @@ def test_the_core_counts_runs_as_python_does() -> None:
     assert sum(count > 4 for count in counts) > 500
     with pytest.raises(ValueError, match="52 cards"):
         core.runs_to_hold(1 << 52, everything)
+
+
+def test_the_core_counts_runs_as_python_does_on_every_small_cycle() -> None:
+    """The core's count is Python's with up to five slots of the cycle holding each way
+    (none, one or two cards of `cards`, the others let through or barred), at random
+    places, the other slots' cards all let through (those slots change nothing: a cycle of
+    up to five slots) or, up to four, all barred (no path round: a line)."""
+    rules = Rules(draw=3, passes=3)
+    core = core_of(Problem.of(Position.deal(DealCode(rules, number=0).deck), rules))
+    slots: list[list[int]] = [[] for _ in range(26)]
+    for card, slot in enumerate(_SLOT):
+        slots[slot].append(card)
+    ways = [(e, t) for e in range(3) for t in range(3 - e)]  # cards of `cards`, let through
+    rng = random.Random("cycles")
+    pairs = []
+    for size, rest in [(k, 2) for k in range(1, 6)] + [(k, 0) for k in range(1, 5)]:
+        for chosen in itertools.product(ways, repeat=size):
+            places = rng.sample(range(26), size)
+            cards = allowed = 0
+            for slot in range(26):
+                e, t = chosen[places.index(slot)] if slot in places else (0, rest)
+                order = rng.sample(slots[slot], 2)  # the slot's cards of `cards` first
+                for card in order[:e]:
+                    cards |= 1 << card
+                for card in order[: e + t]:
+                    allowed |= 1 << card
+            pairs.append((cards, allowed))
+    counts = [core.runs_to_hold(cards, allowed) for cards, allowed in pairs]
+    assert counts == [_runs_to_hold(cards, allowed) for cards, allowed in pairs]
+    assert len(set(counts)) > 5
 
 
 def _walks_past_the_closed_game(monkeypatch: pytest.MonkeyPatch) -> None:
