@@ -992,14 +992,17 @@ static int counts_last_pass(const Rules *r, const Work *w) {
     return r->draw == 3 && r->returns && follows_stock(r, w);
 }
 
-/* board._breaks: the column cards that lie on one they do not fit on. */
+/* board._breaks: the column cards that lie on one they do not fit on: those that lie on
+   one, less those that fit. */
 static int breaks_of(const Work *w) {
     int breaks = 0;
-    for (int i = 0; i < 4; i++)
-        for (int k = 1; k < w->len[i]; k++) {
-            const int *fits = CHILD[w->col[i][k - 1]];
-            breaks += fits[0] != w->col[i][k] && fits[1] != w->col[i][k];
-        }
+    for (int i = 0; i < 4; i++) {
+        const uint8_t *col = w->col[i];
+        int len = w->len[i];
+        if (len < 2) continue;
+        breaks += len - 1;
+        for (int k = 1; k < len; k++) breaks -= (int)(CHILDREN[col[k - 1]] >> col[k] & 1);
+    }
     return breaks;
 }
 
@@ -1396,14 +1399,14 @@ static int closed_last_pass(const Rules *r, const Work *w) {
 
 static int closed_game_lost(const Rules *r, const Work *w) {
     if (!closed_last_pass(r, w)) return 0;
+    if (w->reserve > (r->draw == 3 ? CLOSED_RESERVE : CLOSED_RESERVE_DRAW_1)) return 0;
+    if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1)
+        return 0;
     int room = COLUMNS + breaks_of(w);
     uint32_t rest = (uint32_t)(w->found[0] | w->found[1] << 4 | w->found[2] << 8 |
                                w->found[3] << 12 | w->pointer << CLOSED_POINTER |
                                w->reserve << CLOSED_RESERVE_AT |
                                (room < 52 ? room : 52) << CLOSED_ROOM);
-    if (w->reserve > (r->draw == 3 ? CLOSED_RESERVE : CLOSED_RESERVE_DRAW_1)) return 0;
-    if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1)
-        return 0;
     return closed_lost(r, w->talon, rest, w->reserve);
 }
 
