@@ -852,10 +852,10 @@ static uint64_t talon_in_reach(const Rules *r, const Work *w, int stay) {
    `cards` makes one, a slot that lets as many through passes one on. The 26 slots are laid
    out in their order from the top bit down (a bit a rank, A to K: bits 13-25 the black
    cards of ranks A, 3, ... K and the red of 2, 4, ... Q, bits 0-12 the others), whether
-   one path goes on in bits 0-25 and whether two in bits 32-57: the
-   carry out of bit 25 goes round to bit 0 (found by a first addition), and the cards where
-   none comes in are the runs. Some 80 instructions where the loops took 780 (a beam's node
-   under app draw 3 with three passes spent half its own on them). */
+   one path goes on in bits 0-25 and whether two in bits 32-57: the carry out of bit 25
+   goes round to bit 0 (found by a first addition), and the cards where none comes in are
+   the runs. Some 100 instructions with the call where the loops took 780 (deal 206's beam
+   under app draw 3 with three passes spent half its first 300,000 nodes' on them). */
 #define RANKS_ODD 0xaaaULL /* 2, 4, ... Q */
 #define RANKS_EVEN 0x1555ULL /* A, 3, ... K */
 #define TWO_LANES(m) ((m) | (m) << 32)
@@ -877,7 +877,8 @@ static int runs_to_hold(uint64_t cards, uint64_t allowed) {
     uint64_t one_way = slot_order(black_ways, red_ways);
     if (one_way == (1ULL << 26) - 1) return 0; /* every slot lets a path through */
     uint64_t both = cards | through;
-    uint64_t black_two = black_ways & both & both >> 39, red_two = red_ways & both >> 13 & both >> 26;
+    uint64_t black_two = black_ways & both & both >> 39;
+    uint64_t red_two = red_ways & both >> 13 & both >> 26;
     uint64_t made = slot_order(clubs | spades | (clubs & spades) << 32,
                                diamonds | hearts | (diamonds & hearts) << 32);
     uint64_t passed = one_way | slot_order(black_two << 32, red_two << 32);
