@@ -1995,11 +1995,14 @@ static int top_trapped(const Rules *r, const Work *w) {
 /* The talon as the last pass deals it (`board.Problem._timed_trapped`'s `deal`): its cards in
    order, the waste first; the draws left (`lots`); the cards that never come to the waste's
    top (`stays`); the reserve test's deepest card (index); the cards by place: each card's
-   place in `cards` (`at`), the cards before place q (`upto[q]`), all of them (`in`). */
+   place in `cards` (`at`), the cards before place q (`upto[q]`), all of them (`in`); the
+   thread's `untimed_memo` and the test's number (`timed_serial`), read once a test. */
 typedef struct {
     uint8_t cards[64], at[52];
     int size, pointer, draw, lots, deepest;
     uint64_t stays, in, upto[65];
+    CoveredMemo *memo;
+    uint64_t serial;
 } Deal;
 
 /* The places in the talon of the cards of `cards` there. */
@@ -2021,17 +2024,26 @@ static inline uint64_t exposed_at(const Deal *s, int end, uint64_t passed, uint6
 
 /* `_timed_grow`'s times as sets: after each draw j (from a call's start on), the cards that
    may be up and may be last cards by then (each grows with j). A card's time in
-   `board.Problem._timed_grow` is the first j whose set holds it. */
+   `board.Problem._timed_grow` is the first j whose set holds it. `moved`: the draws whose
+   sets differ from the draw's before (bit j; the call's start always), so that the sets at
+   any draw are those at the last of these up to it. */
 typedef struct {
-    uint64_t up[DRAWS], last[DRAWS];
+    uint64_t up[DRAWS], last[DRAWS], moved;
 } Drawn;
+
+/* The draws of `d` past `start` at which its sets change. */
+static inline uint64_t moved_after(const Drawn *d, int start) {
+    return d->moved & ~0ULL << (start + 1);
+}
 
 /* What a call of `timed_covered` grows from: its caller's sets (`was`, from draw `start`
    on), less the cards the way covers (`covered_up`, `covered_last`), with t's own (`seed_up`,
    `seed_last`), from the draw the way may be taken (`start`). `card`: t, if the way is
    quiet, changing the caller's rules only as `quiet_draws` looks at (t goes up, or onto a
    card in a run, or a column goes whole onto one), else -1; `pair`: the two cards it laid
-   one on the other (a = -1: none; `above`: the cards from b up to its run's last but one). */
+   one on the other (a = -1: none; `above`: the cards from b up to its run's last but one).
+   `runs`: the runs' key for the memos (`runs_sum`), summed at the test's first call and
+   updated by each way where it changes the runs. */
 typedef struct {
     int a, b;
     uint64_t above;
@@ -2042,6 +2054,7 @@ typedef struct {
     uint64_t covered_up, covered_last, seed_up, seed_last;
     int start, card;
     Pair pair;
+    const Fp *runs;
 } Grow;
 
 /* For `timed_grow`: the cards that may go up next, with the cards `up` up (those not up
@@ -2145,33 +2158,49 @@ static _Thread_local uint64_t timed_serial;
    and colour (places k and k + 13 differ in colour), so the set and the first card give
    its order. A longer one adds its cards in order, hashed. (The bound was 13: on skill draw
    1 with three passes deal 12, with a column of 14 cards or more, nine in ten of the last
-   cards' calls went unremembered.) */
-static inline void runs_key(const Runs *p, uint64_t *a, uint64_t *b) {
-    for (int i = 0; i < p->count; i++) {
-        int len = p->len[i];
-        uint64_t first = (uint64_t)p->cards[i][0] << 1 | (i < 4);
-        uint64_t cards = p->below[i][len];
-        if (len > 26) { /* the order too */
-            const uint8_t *col = p->cards[i];
-            uint64_t order = 0x93c467e37db0c7a4ULL;
-            for (int k = 0; k < len; k++) order = (order ^ col[k]) * 0x100000001b3ULL;
-            cards ^= mix_b(order);
-            first ^= order << 7;
-        }
-        *a += mum(cards ^ 0x882efa98ec4e6c89ULL, first ^ 0xd1310ba698dfb5acULL);
-        *b += (cards ^ 0xc0ac29b7c97c50ddULL) * (first * 2 + 0xb8e1afed6a267e97ULL);
+   cards' calls went unremembered.) A call's key is its caller's with the runs its way
+   changed taken out and put back as they are (`run_key`, `runs_sum`). */
+static inline Fp run_key(const Runs *p, int i) {
+    int len = p->len[i];
+    uint64_t first = (uint64_t)p->cards[i][0] << 1 | (i < 4);
+    uint64_t cards = p->below[i][len];
+    if (len > 26) { /* the order too */
+        const uint8_t *col = p->cards[i];
+        uint64_t order = 0x93c467e37db0c7a4ULL;
+        for (int k = 0; k < len; k++) order = (order ^ col[k]) * 0x100000001b3ULL;
+        cards ^= mix_b(order);
+        first ^= order << 7;
     }
+    return (Fp){mum(cards ^ 0x882efa98ec4e6c89ULL, first ^ 0xd1310ba698dfb5acULL),
+                (cards ^ 0xc0ac29b7c97c50ddULL) * (first * 2 + 0xb8e1afed6a267e97ULL)};
 }
 
-/* `untimed_way`, remembered (`untimed_memo`). */
+/* The runs' key (`run_key` summed), or its update: `sum`, the key before run i changed
+   (`was`: its key then, a = b = 0 if it is new), with run i as it is now. */
+static inline Fp runs_sum(const Runs *p) {
+    Fp sum = {0, 0};
+    for (int i = 0; i < p->count; i++) {
+        Fp k = run_key(p, i);
+        sum.a += k.a;
+        sum.b += k.b;
+    }
+    return sum;
+}
+
+static inline Fp runs_sum_with(Fp sum, Fp was, const Runs *p, int i) {
+    Fp now = run_key(p, i);
+    return (Fp){sum.a - was.a + now.a, sum.b - was.b + now.b};
+}
+
+/* `untimed_way`, remembered (`untimed_memo`); `sum`: the runs' key (`runs_sum`). */
 static int untimed_way_kept(const Rules *r, const Runs *p, const Deal *s, uint64_t gone,
-                            uint64_t held, int t, uint64_t up, uint64_t last) {
-    uint64_t ha = timed_serial, hb = gone;
-    runs_key(p, &ha, &hb);
+                            uint64_t held, int t, uint64_t up, uint64_t last, const Fp *sum) {
+    Fp runs = *sum;
+    uint64_t ha = s->serial + runs.a, hb = gone + runs.b;
     uint64_t a = mix_a(ha ^ mum(up ^ 0xbe5466cf34e90c6cULL, last ^ 0xc52821e638d01377ULL));
     uint64_t b = mix_b(hb + mum(up ^ 0x9216d5d98979fb1bULL, last ^ 0xbf84d5b5b5470917ULL));
     if (!a) a = 1;
-    CoveredMemo *m = &untimed_memo[a >> 20 & (UNTIMED_MEMO - 1)];
+    CoveredMemo *m = &s->memo[a >> 20 & (UNTIMED_MEMO - 1)];
     if (m->a == a && m->check == (uint32_t)(b >> 32)) return m->answer;
     int answer = untimed_way(r, p, s, gone, held, t, up, last);
     *m = (CoveredMemo){a, (uint32_t)(b >> 32), answer};
@@ -2181,14 +2210,16 @@ static int untimed_way_kept(const Rules *r, const Runs *p, const Deal *s, uint64
 /* The slot of `untimed_memo` for a call of `timed_covered`, its key in *key: by all the
    call reads that changes within a test, the runs and `gone` (as `untimed_way_kept`), n,
    its start, and its base at each draw from there (its caller's sets less the cards its way
-   covers, with t's own; hashed at the draws it changes): its sets grow from those alone
-   (the rest of `Grow` only spares steps), and so do those of every call under it. */
-static CoveredMemo *grown_slot(const Runs *p, uint64_t gone, const Grow *g, int lots, int n,
+   covers, with t's own; hashed at the draws it changes, which are some of those at which
+   the caller's change): its sets grow from those alone (the rest of `Grow` only spares
+   steps), and so do those of every call under it. */
+static CoveredMemo *grown_slot(const Deal *s, uint64_t gone, const Grow *g, int n, Fp runs,
                                Fp *key) {
-    uint64_t a = timed_serial ^ ((uint64_t)n << 8 | (uint64_t)g->start), b = gone;
-    runs_key(p, &a, &b);
+    uint64_t a = (s->serial ^ ((uint64_t)n << 8 | (uint64_t)g->start)) + runs.a, b = gone + runs.b;
     uint64_t was_up = 0, was_last = 0; /* the base at each draw it changes */
-    for (int j = g->start; j <= lots; j++) {
+    for (uint64_t draws = moved_after(g->was, g->start) | 1ULL << g->start; draws;
+         draws &= draws - 1) {
+        int j = __builtin_ctzll(draws);
         uint64_t up = (g->was->up[j] & ~g->covered_up) | g->seed_up;
         uint64_t last = (g->was->last[j] & ~g->covered_last) | g->seed_last;
         if (up == was_up && last == was_last && j > g->start) continue;
@@ -2199,7 +2230,7 @@ static CoveredMemo *grown_slot(const Runs *p, uint64_t gone, const Grow *g, int 
     }
     key->a = a ? a : 1;
     key->b = mix_b(b ^ a);
-    return &untimed_memo[key->a >> 20 & (UNTIMED_MEMO - 1)];
+    return &s->memo[key->a >> 20 & (UNTIMED_MEMO - 1)];
 }
 
 /* Whether talon card c (not gone, not held) may be the waste's top once the first `end` are
@@ -2251,6 +2282,7 @@ static int quiet_draws(const Rules *r, const Runs *p, const Deal *s, uint64_t go
     if (g->pair.a >= 0) pairs[np++] = g->pair;
     const Drawn *was = g->was;
     int j = g->start;
+    out->moved = moved_after(was, j) | 1ULL << j; /* the base changes where its caller's do */
     for (; j <= s->lots; j++) {
         uint64_t up = (was->up[j] & ~g->covered_up) | g->seed_up;
         uint64_t last = (was->last[j] & ~g->covered_last) | g->seed_last;
@@ -2287,7 +2319,7 @@ static int quiet_draws(const Rules *r, const Runs *p, const Deal *s, uint64_t go
    the sets stay (`kids`, `next`: a round that finds none skips `rise_free`). `watch` (the
    reserve's top, or -1): stop as soon as it has a way (`timed_way`, asked first of the
    base at the last draw, which the sets hold, then again only of new sets), with 1 (the
-   sets then unfinished); else 0. */
+   sets then unfinished); else 0, with the draws at which the sets change (`out->moved`). */
 static int timed_grow(const Rules *r, const Runs *p, const Deal *s, uint64_t gone,
                       uint64_t held, const Grow *g, int watch, Drawn *out) {
     const Drawn *was = g->was;
@@ -2296,11 +2328,17 @@ static int timed_grow(const Rules *r, const Runs *p, const Deal *s, uint64_t gon
         uint64_t up = (was->up[lots] & ~g->covered_up) | g->seed_up;
         uint64_t last = (was->last[lots] & ~g->covered_last) | g->seed_last;
         if (timed_way(r, p, watch, up, last)) return 1; /* the sets only grow from these */
-        if (!untimed_way_kept(r, p, s, gone, held, watch, up, last)) return 0;
+        if (!untimed_way_kept(r, p, s, gone, held, watch, up, last, g->runs)) return 0;
     }
+    uint64_t moved = 0, out_up = ~0ULL, out_last = ~0ULL; /* `out->moved`, the sets last put */
     if (g->card >= 0) {
         start = quiet_draws(r, p, s, gone, held, g, out);
         if (start > lots) return 0; /* the base's sets: the watched card has no way (above) */
+        moved = out->moved & ((1ULL << start) - 1);
+        if (start > g->start) {
+            out_up = out->up[start - 1];
+            out_last = out->last[start - 1];
+        }
     }
     uint64_t up = (was->up[start] & ~g->covered_up) | g->seed_up;
     uint64_t last = (was->last[start] & ~g->covered_last) | g->seed_last;
@@ -2366,26 +2404,32 @@ static int timed_grow(const Rules *r, const Runs *p, const Deal *s, uint64_t gon
             asked_up = up;
             asked_last = last;
         }
-        out->up[j] = up;
-        out->last[j] = last;
+        if (up != out_up || last != out_last) moved |= 1ULL << j;
+        out_up = out->up[j] = up;
+        out_last = out->last[j] = last;
     }
+    out->moved = moved;
     return 0;
 }
 
 /* The first draw from `start` at which `card` is in the sets `sets` (d->up or d->last), or
-   NEVER. */
+   NEVER (the sets grow with the draws: asked where they change). */
 #define NEVER 255 /* board._NEVER */
-static int first_in(const uint64_t *sets, int start, int lots, int card) {
-    for (int j = start; j <= lots; j++)
+static int first_in(const Drawn *d, const uint64_t *sets, int start, int card) {
+    for (uint64_t draws = moved_after(d, start) | 1ULL << start; draws; draws &= draws - 1) {
+        int j = __builtin_ctzll(draws);
         if (sets[j] >> card & 1) return j;
+    }
     return NEVER;
 }
 
 /* The first draw from `start` at which every lower card of `card`'s suit may be up. */
-static int rises_from(const Rules *r, const Drawn *d, int start, int lots, int card) {
+static int rises_from(const Rules *r, const Drawn *d, int start, int card) {
     uint64_t below = suit_below(r, card);
-    for (int j = start; j <= lots; j++)
+    for (uint64_t draws = moved_after(d, start) | 1ULL << start; draws; draws &= draws - 1) {
+        int j = __builtin_ctzll(draws);
         if (!(below & ~d->up[j])) return j;
+    }
     return NEVER;
 }
 
@@ -2397,9 +2441,9 @@ static int timed_covered(const Rules *r, const Deal *s, Runs *p, int n, uint64_t
    cards, `mine` their bits), with the sets `d` grown from draw `start`. */
 static int timed_landings_hold(const Rules *r, const Deal *s, Runs *p, int n, int e,
                                const uint8_t *more, int m, int i, uint64_t mine,
-                               uint64_t gone, const Drawn *d, int start) {
+                               uint64_t gone, const Drawn *d, int start, const Fp *runs) {
     const uint8_t *card = &r->reserve[n - 1];
-    int at = first_in(d->last, start, s->lots, e), under[2], ways = 0, len = m;
+    int at = first_in(d, d->last, start, e), under[2], ways = 0, len = m;
     uint8_t landed[56];
     const uint8_t *put = more;
     uint64_t put_mask = i >= 0 ? mine : 1ULL << *more, final = d->last[s->lots];
@@ -2418,9 +2462,11 @@ static int timed_landings_hold(const Rules *r, const Deal *s, Runs *p, int n, in
     int count = p->count;
     uint64_t firsts = p->firsts;
     Kept kept_i, kept_j;
+    Fp key_i = {0, 0}, sum; /* column i's `run_key` as it was; the runs' key for the next card */
     if (i >= 0) keep(p, i, &kept_i);
+    if (i >= 0) key_i = run_key(p, i);
     for (int k = 0; k < ways; k++) {
-        Grow next = {d, r->from[e], 1ULL << e, 0, 1ULL << *card, at, *card, {e, *more, 0}};
+        Grow next = {d, r->from[e], 1ULL << e, 0, 1ULL << *card, at, *card, {e, *more, 0}, NULL};
         if (i >= 0) next.pair.above = mine & ~(1ULL << more[m - 1]); /* the column's but its last */
         uint64_t left = gone | 1ULL << e, one[2];
         int on = e;
@@ -2433,9 +2479,13 @@ static int timed_landings_hold(const Rules *r, const Deal *s, Runs *p, int n, in
         }
         int was = under[k] >= 0 ? run_with(p, on) : e_run;
         if (was >= 0) keep(p, was, &kept_j);
+        Fp key_j = was >= 0 ? run_key(p, was) : (Fp){0, 0};
         Made made;
-        top_put(p, was, on, put, len, put_mask, &made);
+        int j = top_put(p, was, on, put, len, put_mask, &made);
         if (i >= 0) alone(p, i, card, one);
+        sum = runs_sum_with(*runs, key_j, p, j);
+        if (i >= 0) sum = runs_sum_with(sum, key_i, p, i);
+        next.runs = &sum;
         int stays = timed_covered(r, s, p, n - 1, left, &next);
         if (was >= 0) put_back(p, was, &kept_j);
         if (i >= 0) put_back(p, i, &kept_i);
@@ -2449,7 +2499,7 @@ static int timed_landings_hold(const Rules *r, const Deal *s, Runs *p, int n, in
 /* board.Problem._timed_covered: whether the top of the reserve's n cards, or one below it
    down to index `deepest`, can never leave it (its sets grown as `g` says). */
 static int timed_ways_hold(const Rules *r, const Deal *s, Runs *p, int n, uint64_t gone,
-                           const Drawn *d, int start);
+                           const Drawn *d, int start, const Fp *runs);
 
 static int timed_covered(const Rules *r, const Deal *s, Runs *p, int n, uint64_t gone,
                          const Grow *g) {
@@ -2459,13 +2509,13 @@ static int timed_covered(const Rules *r, const Deal *s, Runs *p, int n, uint64_t
     if (n - 1 <= s->deepest) /* the test's last card: whether it has a way */
         return !timed_grow(r, p, s, gone, held, g, t, &d);
     CoveredMemo *m = NULL;
-    Fp key;
+    Fp key, runs = *g->runs;
     if (n - 3 <= s->deepest) { /* the two cards above the last: remembered */
-        m = grown_slot(p, gone, g, s->lots, n, &key);
+        m = grown_slot(s, gone, g, n, runs, &key);
         if (m->a == key.a && m->check == check_of(key)) return m->answer;
     }
     timed_grow(r, p, s, gone, held, g, -1, &d);
-    int answer = timed_ways_hold(r, s, p, n, gone, &d, g->start);
+    int answer = timed_ways_hold(r, s, p, n, gone, &d, g->start, &runs);
     if (m) *m = (CoveredMemo){key.a, check_of(key), answer};
     return answer;
 }
@@ -2473,27 +2523,30 @@ static int timed_covered(const Rules *r, const Deal *s, Runs *p, int n, uint64_t
 /* Whether the top t of the reserve's n cards stays in every way it may leave, with its sets
    `d` grown from draw `start` (`timed_covered`). */
 static int timed_ways_hold(const Rules *r, const Deal *s, Runs *p, int n, uint64_t gone,
-                           const Drawn *d, int start) {
+                           const Drawn *d, int start, const Fp *runs) {
     int t = r->reserve[n - 1], lots = s->lots;
     uint64_t up = d->up[lots], last = d->last[lots], bit = 1ULL << t;
-    int rise = rises_from(r, d, start, lots, t);
+    int rise = rises_from(r, d, start, t);
     if (rise < NEVER) { /* t goes up */
-        Grow next = {d, 0, 0, bit, bit, rise, t, {-1, -1, 0}};
+        Grow next = {d, 0, 0, bit, bit, rise, t, {-1, -1, 0}, runs};
         if (!timed_covered(r, s, p, n - 1, gone, &next)) return 0;
     }
     for (uint64_t x = PARENTS[t] & last; x; x &= x - 1) /* t goes onto e */
         if (!timed_landings_hold(r, s, p, n, __builtin_ctzll(x), &r->reserve[n - 1], 1, -1, 0,
-                                 gone, d, start))
+                                 gone, d, start, runs))
             return 0;
     for (int i = 0; i < 4; i++) { /* a column empties, and t fills it */
         int f = p->cards[i][0];
         if (last >> f & 1 && !(suit_below(r, f) & ~up)) { /* its cards go up */
-            int at = first_in(d->last, start, lots, f), rises = rises_from(r, d, start, lots, f);
-            Grow next = {d, 0, 0, 0, bit, at > rises ? at : rises, -1, {-1, -1, 0}};
+            int at = first_in(d, d->last, start, f), rises = rises_from(r, d, start, f);
+            Grow next = {d, 0, 0, 0, bit, at > rises ? at : rises, -1, {-1, -1, 0}, NULL};
             Kept kept;
+            Fp key_i = run_key(p, i);
             uint64_t firsts = p->firsts, one[2];
             keep(p, i, &kept);
             alone(p, i, &r->reserve[n - 1], one);
+            Fp sum = runs_sum_with(*runs, key_i, p, i);
+            next.runs = &sum;
             int stays = timed_covered(r, s, p, n - 1, gone, &next);
             put_back(p, i, &kept);
             p->firsts = firsts;
@@ -2502,7 +2555,7 @@ static int timed_ways_hold(const Rules *r, const Deal *s, Runs *p, int n, uint64
         uint64_t mine = p->below[i][p->len[i]];
         for (uint64_t x = PARENTS[f] & last & ~mine; x; x &= x - 1) /* it goes onto e */
             if (!timed_landings_hold(r, s, p, n, __builtin_ctzll(x), p->cards[i], p->len[i], i,
-                                     mine, gone, d, start))
+                                     mine, gone, d, start, runs))
                 return 0;
     }
     return 1;
@@ -2536,8 +2589,12 @@ static int timed_trapped(const Rules *r, const Work *w, uint64_t stays) {
         first.up[j] = up;
         first.last[j] = last;
     }
-    Grow g = {&first, 0, 0, 0, 0, 0, -1, {-1, -1, 0}};
+    first.moved = 1;
+    Fp runs = runs_sum(&cols);
+    Grow g = {&first, 0, 0, 0, 0, 0, -1, {-1, -1, 0}, &runs};
     timed_serial += 0x9e3779b97f4a7c15ULL;
+    s.serial = timed_serial;
+    s.memo = untimed_memo;
     return timed_covered(r, &s, &cols, n, 0, &g);
 }
 
