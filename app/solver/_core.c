@@ -1800,6 +1800,21 @@ static int top_covered(const Rules *r, const Trap *test, Runs *p, Fp h, int n, u
                        uint64_t up, uint64_t last, Counts count, unsigned walk,
                        const Grown *was);
 
+/* The runs a way's `top_grow` walks at first when it sends the cards `gone` up for good
+   (taken out of the talon and the last cards; `walk`: the runs the way changed): every run
+   if one of them lies in a run, where Python's walk, made from scratch, finds it a last card
+   again when the card on it may leave (the others: no walk adds them, as the sets only
+   lost cards). */
+static inline unsigned gone_walk(const Runs *p, uint64_t gone, unsigned walk) {
+    return p->in & gone ? all_runs(p) : walk;
+}
+
+/* board.Problem._risen: the counts once `card`, the next of its suit, has gone up. */
+static inline Counts risen(const Rules *r, int card, Counts count) {
+    count.of[card / 13] = (uint8_t)(r->rel[card] + 1);
+    return count;
+}
+
 /* `top_covered` once `top_grow` has grown its sets (what it leaves the ways in `grown`). */
 static inline __attribute__((always_inline)) int top_covered_grown(
     const Rules *r, const Trap *test, Runs *p, Fp h, int n, uint64_t talon, uint64_t up,
@@ -1829,8 +1844,6 @@ static inline __attribute__((always_inline)) int top_covered_grown(
        way either; a way `refill_dead` leaves is none). */
     uint8_t card[8] = {(uint8_t)t}; /* t as a run, with room to copy in 8-byte words */
     uint64_t one[2], firsts = p->firsts, in = p->in;
-    if (rises && !top_covered(r, test, p, h, n - 1, talon | bit, up, last | bit, count, 0, grown))
-        return 0;
     Landing g = {p, h, n, talon, up, last | bit, count, card, grown};
     for (uint64_t x = onto; x; x &= x - 1) /* t goes onto e */
         if (!landings_hold(r, test, &g, __builtin_ctzll(x), card, 1, -1, last)) return 0;
@@ -1846,8 +1859,10 @@ static inline __attribute__((always_inline)) int top_covered_grown(
             }
             alone(p, i, card, one);
             p->in = (in & ~kept.below[kept.len]) | bit;
-            int stays =
-                top_covered(r, test, p, hq, n - 1, talon, up, last | bit, count, 1u << i, grown);
+            uint64_t gone = suit_below(r, f) | 1ULL << f;
+            int stays = top_covered(r, test, p, hq, n - 1, talon & ~gone, up | 1ULL << f,
+                                    (last & ~gone) | bit, risen(r, f, count),
+                                    gone_walk(p, gone, 1u << i), grown);
             put_back(p, i, &kept);
             p->firsts = firsts;
             p->in = in;
@@ -1859,6 +1874,13 @@ static inline __attribute__((always_inline)) int top_covered_grown(
                 !landings_hold(r, test, &g, __builtin_ctzll(x), p->cards[i], p->len[i], i,
                                last & ~mine))
                 return 0;
+    }
+    if (rises) { /* t goes up, the lower cards of its suit up before it (`gone_walk`): asked
+                    last, as the ways that may let the next card leave are told sooner */
+        uint64_t gone = suit_below(r, t) | bit;
+        if (!top_covered(r, test, p, h, n - 1, talon & ~gone, up | bit, last & ~gone,
+                         risen(r, t, count), gone_walk(p, gone, 0), grown))
+            return 0;
     }
     return 1;
 }

@@ -32,11 +32,13 @@ from .helpers import (
     small_position,
 )
 from .test_search import (
+    GONE_UP_SEEDS,
     LAST_PASS_SEEDS,
     SAMPLES,
     TOP_TRAPPED_RULES,
     _cards,
     endgame_states,
+    gone_up_sample,
     landed_on_states,
     landing_states,
     last_pass_sample,
@@ -442,6 +444,37 @@ def test_the_core_top_or_all_reserve_test_keeps_a_landed_on_card_covered() -> No
                 assert core.reserve_stuck(state, lookahead) is answer
             fired += core.reserve_stuck(state)
     assert fired > 50
+
+
+def test_the_core_top_or_all_reserve_test_sends_a_card_gone_up_for_good(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where a way of the reserve test sends a card up (the reserve's top, or an emptied
+    column's first card), the core takes it and the lower cards of its suit out of the talon
+    and the last cards as Python does (`_top_covered`; the core's `gone_walk`): the same
+    answer on every state of `GONE_UP_SEEDS`' positions at each depth, and the same verdict
+    in the same nodes from each position."""
+    answers = []
+    for seed, many in GONE_UP_SEEDS:
+        position, rules = gone_up_sample(seed, many)
+        problem = Problem.of(position, rules)
+        core = core_of(problem)
+        for here, _ in every_state(position, rules, limit=20_000):
+            state = problem.state_of(here)
+            for lookahead in range(MAX_RESERVE_LOOKAHEAD + 1):
+                answer = problem.reserve_stuck(state, lookahead)
+                assert core.reserve_stuck(state, lookahead) is answer
+                answers.append(answer)
+        budget = Budget(nodes=100_000, seconds=120)
+        with monkeypatch.context() as patched:
+            searched = Solver(problem).solve_position(position, budget)
+            patched.setenv("CANFIELD_SOLVER", "python")
+            python = Solver(Problem.of(position, rules))
+            assert not python.uses_core
+            reference = python.solve_position(position, budget)
+        assert searched.verdict is Verdict.UNWINNABLE
+        assert (searched.verdict, searched.nodes) == (reference.verdict, reference.nodes)
+    assert answers.count(True) > 500 and answers.count(False) > 100
 
 
 def test_the_core_refill_deadlock_check_matches() -> None:

@@ -941,6 +941,60 @@ def test_a_card_the_reserve_lands_on_stays_covered_with_top_or_all_moves() -> No
     assert fired >= len(TOP_TRAPPED_RULES)
 
 
+def gone_up_sample(seed: int, many: bool) -> tuple[Position, Rules]:
+    """A small position (`small_position`, 9 to 17 cards off the foundations) under a rule
+    set `_top_trapped` applies to, with 4 to 8 reserve cards of 2 to 4 suits, or (`many`)
+    6 to 8 of 2 or 3 suits."""
+    rules = TOP_TRAPPED_RULES[seed % len(TOP_TRAPPED_RULES)]
+    shape = random.Random(seed * 7 + 1)
+    name = "gone2" if many else "gone"
+    position = small_position(
+        random.Random(f"{name}/{seed}"),
+        rules,
+        out=shape.randint(9, 17),
+        reserve=shape.randint(6, 8) if many else shape.randint(4, 8),
+        suits=shape.randint(2, 3) if many else shape.randint(2, 4),
+        trap=0.3 + 0.7 * shape.random(),
+    )
+    return position, rules
+
+
+# Found by sweeps of seeds 0-400 (4 to 8 reserve cards) and 0-300 (`many`), every state at
+# depths 1, 5 and 8 against the test before (a card gone up counted as a talon card and a
+# last card), none proved lost where a line wins: the only two positions where the test
+# proves more states lost since a card that went up is up for good, 108 where 88 (deal 24,
+# skill-like draw 1) and 120 where 40 (159, draw 3), at depths 0, 1, 5 and 8.
+GONE_UP_SEEDS = [(24, False), (159, True)]
+
+
+def test_a_card_gone_up_is_no_last_card_for_the_reserve_test() -> None:
+    """Where the reserve's top t leaves by going up (or a column empties by its first card
+    going up), t (or that card) and every lower card of its suit are up for good: the
+    reserve test takes them out of the talon and the last cards for the cards below
+    (`_top_covered`). Every state reachable from the sampled positions, each known won or
+    lost by the engine's own moves: wherever the test fires, no line wins."""
+    fired = 0
+    for seed, many in GONE_UP_SEEDS:
+        position, rules = gone_up_sample(seed, many)
+        problem = Problem.of(position, rules)
+        for here, winnable in every_state(position, rules, limit=20_000):
+            state = problem.state_of(here)
+            for lookahead in (0, 1, RESERVE_LOOKAHEAD, MAX_RESERVE_LOOKAHEAD):
+                if problem.reserve_stuck(state, lookahead):
+                    assert not winnable, (seed, lookahead, state)
+                    fired += 1
+    assert fired == 108 + 120
+
+
+@pytest.mark.parametrize(("seed", "many"), GONE_UP_SEEDS)
+def test_verdicts_agree_where_a_card_gone_up_traps_a_reserve_card(
+    seed: int, many: bool, searcher: str
+) -> None:
+    position, rules = gone_up_sample(seed, many)
+    assert not naive_winnable(position, rules, limit=20_000)
+    check(solve(position, rules, BIG), position, rules, False)
+
+
 # The rules `Problem._refill_dead` is asked under: those of `_top_trapped` with unlimited
 # passes and empty columns taking no column card (as `_top_deadlocked`).
 REFILL_RULES = [r for r in TOP_TRAPPED_RULES if r.passes is None and r.empty_column != "any"]
@@ -1068,7 +1122,7 @@ def test_the_refill_check_reads_only_what_the_reserve_tests_memo_key_tells_apart
             for lookahead in range(MAX_RESERVE_LOOKAHEAD + 1):
                 problem.reserve_stuck(state, lookahead)
     assert asked > 1000
-    assert dead >= 50
+    assert dead >= 30
 
 
 # Small top-or-all positions (`_shaped`, "landing") where the reserve's top lands on a talon
@@ -1112,14 +1166,15 @@ def on_no_card(problem: Problem, state: State) -> bool:
 
 def test_a_talon_card_landed_on_covers_the_card_it_lies_on() -> None:
     """Every state reachable from `LANDING_SEEDS`: wherever the reserve test fires, no line
-    wins; in 29 of them it fires only with the card under the talon card covered."""
+    wins; in 22 of them it fires only with the card under the talon card covered (29 before
+    a card gone up left the talon and the last cards: it proves 7 of them without)."""
     beyond = 0
     for problem, states in landing_states():
         for state, won in states:
             if problem.reserve_stuck(state):
                 assert not won
                 beyond += not on_no_card(problem, state)
-    assert beyond >= 29
+    assert beyond >= 22
 
 
 def test_a_reserve_card_whose_landing_is_covered_loses_at_once(searcher: str) -> None:
