@@ -75,6 +75,7 @@ _NEVER = 255  # `_timed_grow`: a card that can never be up, or a last card
 
 _SUIT_BITS = [0x1FFF << 13 * suit for suit in range(4)]
 _PARENT_BITS = [_BIT[a] | _BIT[b] for a, b in _PARENTS]
+_CHILD_BITS = [_BIT[a] | _BIT[b] for a, b in _CHILDREN]
 # Under `placements_wait_app` the marked talon card is card + 1 in `protected`'s bits from
 # _MARK_SHIFT on, above the cards back from their foundations.
 _MARK_SHIFT = 52
@@ -302,6 +303,9 @@ class Problem:
     _closed: dict[tuple[bytes, int, Foundations, int, int], bool] = field(
         init=False, repr=False, compare=False
     )
+    _ends: dict[tuple[bytes, int, Foundations, int], bool] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         start = self.start_rank
@@ -325,6 +329,7 @@ class Problem:
         object.__setattr__(self, "_inverted", {})
         object.__setattr__(self, "_runs", {})
         object.__setattr__(self, "_closed", {})
+        object.__setattr__(self, "_ends", {})
 
     @staticmethod
     def of(position: Position, rules: Rules, techniques: Techniques = ALL_TECHNIQUES) -> Problem:
@@ -553,7 +558,11 @@ class Problem:
         """
         if not stuck_tested and self.reserve_stuck(state):
             return []
-        if self.columns_cannot_hold(state) or self.closed_game_lost(state):
+        if (
+            self.columns_cannot_hold(state)
+            or self.closed_game_lost(state)
+            or self.ends_game_lost(state)
+        ):
             return []
         settle = self.settle
         lost = self.lost
@@ -850,6 +859,122 @@ class Problem:
             for suit in range(4):
                 if f[suit] < 13 and held & _BIT[suit * 13 + (start + f[suit]) % 13]:
                     ups.append((t, p, _raised(f, suit), room, count))  # a column card up
+            nexts += ups
+            for there in nexts:
+                if there in seen:
+                    continue
+                known = memo.get(there)
+                if known is False:
+                    memo[first] = False
+                    return False
+                seen.add(there)
+                if known is None:
+                    todo.append(there)
+        if len(memo) > 200_000:
+            memo.clear()
+        for here in seen:
+            memo[here] = True
+        return True
+
+    def ends_game_lost(self, state: State) -> bool:
+        """In the last pass of limited passes (where `plays_closed_game`) with the reserve
+        empty: a proof that the state cannot be won because the talon cannot be played out
+        while the columns hold what they must, each card coming into them onto a last card
+        and each going up from them a last card (False says nothing).
+
+        The closed game (`closed_game_lost`) forgets where the column cards lie: a card
+        comes into the columns (a waste top, a foundation's top) whenever the column cards
+        still fit in their runs, as if it could go under a run's first card or between two
+        of its cards, and a column card goes up from under others. In the real game a card
+        comes in onto a card it fits on that is a column's last card, or into an empty
+        column, and goes up as a last card. So at that moment the columns hold their cards
+        in at most `COLUMNS` runs and the breaks (`room`) with that card last, nothing on
+        it: a run fewer joins its slot to the next (`_ends_room`); or, for an empty column,
+        in the three other columns and the breaks, `room` - 1 runs. This game's moves are
+        the closed game's with those conditions (so it proves all the closed game proves
+        with the reserve empty, and more), and every line of the real game is one of its
+        lines; its answers, like the closed game's, depend on (talon, pointer, counts,
+        room) alone and are remembered by them (`_ends_lost`).
+        """
+        if (
+            not self.plays_closed_game
+            or state[3]
+            or state[5] < (self.rules.passes or 0)
+            or not state[1]
+        ):
+            return False
+        return self._ends_lost(state[1], state[2], state[4], COLUMNS + _breaks(state[0]))
+
+    @staticmethod
+    def _ends_room(held: int, card: int) -> int:
+        """For `ends_game_lost`: at least how many runs hold `held` with `card` (one of them)
+        last, nothing on it: `_runs_held`, and one more when the cards of `card`'s slot in
+        `held` are no more than those of the next slot (the cards that go on it), as each
+        link between the two slots then needs `card` (`_runs_held` counts the smaller
+        number of the two slots' cards as links)."""
+        here = held & (_BIT[card] | _BIT[card + 13 * (_TWIN_SUIT[card // 13] - card // 13)])
+        on = held & _CHILD_BITS[card]
+        return _runs_held(held) + (here.bit_count() <= on.bit_count())
+
+    @classmethod
+    def _lands(cls, held: int, runs: int, room: int, card: int) -> bool:
+        """For `ends_game_lost`: whether `card` can come into the columns holding `held` in
+        `runs` runs at least (`_runs_held`): into an empty column (the three others then
+        hold every column card, `room` - 1 runs), or onto a card it fits on that can be a
+        last card."""
+        return runs < room or any(
+            held & _BIT[q] and cls._ends_room(held, q) <= room for q in _PARENTS[card]
+        )
+
+    def _ends_lost(self, talon: bytes, pointer: int, found: Foundations, room: int) -> bool:
+        """For `ends_game_lost`: whether the game of the talon left (in its last pass), the
+        foundations' counts and the column cards in `room` runs, where a card comes into
+        the columns onto a last card or into an empty column and goes up from them a last
+        card, cannot be won. Searched depth-first in full, as `_closed_lost`; when lost,
+        every state it reached is remembered lost, when won the first one won."""
+        memo = self._ends
+        first = (talon, pointer, found, room)
+        known = memo.get(first)
+        if known is not None:
+            return known
+        start = self.start_rank
+        full = (1 << 52) - 1
+        seen = {first}
+        todo = [first]
+        while todo:
+            here = todo.pop()
+            t, p, f, _ = here
+            if sum(f) == 52:
+                memo[first] = False
+                return False
+            home = 0
+            for suit in range(4):
+                if f[suit] == 13:
+                    home |= _SUIT_BITS[suit]
+                elif f[suit]:
+                    home |= self._below[suit * 13 + (start + f[suit]) % 13]
+            held = full & ~home & ~_bits(t)
+            runs = _runs_held(held)
+            if runs > room:
+                continue  # never a state of the real game
+            nexts: list[tuple[bytes, int, Foundations, int]] = []
+            ups: list[tuple[bytes, int, Foundations, int]] = []
+            for suit in range(4):
+                if f[suit] and self._lands(
+                    held, runs, room, suit * 13 + (start + f[suit] - 1) % 13
+                ):
+                    nexts.append((t, p, _raised(f, suit, -1), room))  # a top down
+            for q, _, _ in self.reach(p, len(t), self.rules.passes or 0):
+                card = t[q - 1]
+                rest = t[: q - 1] + t[q:]
+                if self._next_up(f, card):
+                    ups.append((rest, q - 1, _raised(f, card // 13), room))
+                if self._lands(held, runs, room, card):
+                    nexts.append((rest, q - 1, f, room))  # into the columns
+            for suit in range(4):
+                card = suit * 13 + (start + f[suit]) % 13
+                if f[suit] < 13 and held & _BIT[card] and self._ends_room(held, card) <= room:
+                    ups.append((t, p, _raised(f, suit), room))  # a last card up
             nexts += ups
             for there in nexts:
                 if there in seen:
@@ -1502,8 +1627,7 @@ class Problem:
         if n - 1 <= deepest:
             return False
         return all(
-            self._timed_covered(w, n - 1, deepest, deal, g, u, lst, at)
-            for w, g, u, lst, at in ways
+            self._timed_covered(w, n - 1, deepest, deal, g, u, lst, at) for w, g, u, lst, at in ways
         )
 
     def _timed_landings(
