@@ -1431,12 +1431,13 @@ static int closed_game_lost(const Rules *r, const Work *w) {
     return closed_lost(r, w->talon, rest, w->reserve);
 }
 
-/* board.Problem.ends_game_lost: in the last pass with the reserve empty, the closed game in
-   which a card comes into the columns onto a last card it fits on or into an empty column, and
-   goes up from them a last card, cannot be won (`ends_lost`). Its states are the closed
-   game's with ENDS_TAG in the talon word (never a talon position): its answers share the
-   closed game's table, and it searches in the closed game's set for no reserve card (it is
-   asked after the closed game, never inside it). */
+/* board.Problem.ends_game_lost: in the last pass, with the reserve empty or a few reserve
+   cards left (as the closed game), the closed game in which a card comes into the columns
+   onto a last card it fits on or into an empty column, and goes up from them a last card,
+   cannot be won (`ends_lost`). Its states are the closed game's with ENDS_TAG in the talon
+   word (never a talon position): its answers share the closed game's table, and it searches
+   in the closed game's sets, one a reserve count (it is asked after the closed game, never
+   inside it). */
 #define ENDS_TAG (1ULL << 63)
 
 /* board.Problem._ends_room: at least how many runs hold `held` (in `runs`, `runs_held`)
@@ -1502,18 +1503,20 @@ static int ends_moves(const Rules *r, const Closed *here, const uint8_t f[4], in
     return n;
 }
 
-/* board.Problem._ends_lost, for the state (talon with ENDS_TAG, rest): `closed_lost` with no
-   reserve card, by `ends_moves`. */
-static int ends_lost(const Rules *r, uint64_t talon, uint32_t rest) {
+/* board.Problem._ends_lost, for the state (talon with ENDS_TAG, rest) with `level` reserve
+   cards: `closed_lost` by `ends_moves`, the reserve's top into the columns only where it
+   lands. */
+static int ends_lost(const Rules *r, uint64_t talon, uint32_t rest, int level) {
     if (closed_gave_up) return 0;
     const ClosedTable table = *closed_table(r), *memo = &table; /* kept in registers */
     int known = closed_known(memo, talon, rest);
     if (known >= 0) return known;
-    ClosedSet *set = &closed_sets[0];
+    ClosedSet *set = &closed_sets[level];
     __asm__("" : "+r"(set)); /* as in `closed_lost` */
     closed_begin(set);
     int room = (int)(rest >> CLOSED_ROOM);
-    uint64_t held = closed_held(r, talon & ~ENDS_TAG, rest, 0);
+    int top = level ? r->reserve[level - 1] : 0;
+    uint64_t held = closed_held(r, talon & ~ENDS_TAG, rest, r->reserve_mask[level]);
     Closed first = {talon, rest, (uint8_t)runs_held(held), held, 0};
     if (first.runs > room) { /* never a state of the real game */
         closed_remember(memo, talon, rest, 1);
@@ -1534,6 +1537,19 @@ static int ends_lost(const Rules *r, uint64_t talon, uint32_t rest) {
         if (f[0] + f[1] + f[2] + f[3] == 52) {
             closed_remember(memo, talon, rest, 0);
             return 0;
+        }
+        /* The reserve's top up, or into the columns where it lands: the game with one card
+           fewer. */
+        uint32_t fewer = here.rest - (1U << CLOSED_RESERVE_AT);
+        uint32_t ways[2];
+        int w = 0;
+        if (level && next_up(r, f, top)) ways[w++] = fewer + (1U << 4 * (top / 13));
+        if (level && ends_lands(here.held, here.runs, room, top)) ways[w++] = fewer;
+        for (int x = 0; x < w; x++) {
+            if (!ends_lost(r, here.talon, ways[x], level - 1)) {
+                if (!closed_gave_up) closed_remember(memo, talon, rest, 0);
+                return 0;
+            }
         }
         Closed next[8 + 2 * 64];
         uint64_t hashes[8 + 2 * 64];
@@ -1567,12 +1583,16 @@ static int ends_lost(const Rules *r, uint64_t talon, uint32_t rest) {
 }
 
 static int ends_game_lost(const Rules *r, const Work *w) {
-    if (!closed_last_pass(r, w) || w->reserve) return 0;
+    if (!closed_last_pass(r, w)) return 0;
+    if (w->reserve > (r->draw == 3 ? CLOSED_RESERVE : CLOSED_RESERVE_DRAW_1)) return 0;
+    if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1)
+        return 0;
     int room = COLUMNS + breaks_of(w);
     uint32_t rest = (uint32_t)(w->found[0] | w->found[1] << 4 | w->found[2] << 8 |
                                w->found[3] << 12 | w->pointer << CLOSED_POINTER |
+                               w->reserve << CLOSED_RESERVE_AT |
                                (room < 52 ? room : 52) << CLOSED_ROOM);
-    return ends_lost(r, w->talon | ENDS_TAG, rest);
+    return ends_lost(r, w->talon | ENDS_TAG, rest, w->reserve);
 }
 
 /* The top-or-all test's counts: per suit, how many cards from the start rank may be up (a

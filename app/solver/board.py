@@ -303,7 +303,7 @@ class Problem:
     _closed: dict[tuple[bytes, int, Foundations, int, int], bool] = field(
         init=False, repr=False, compare=False
     )
-    _ends: dict[tuple[bytes, int, Foundations, int], bool] = field(
+    _ends: dict[tuple[bytes, int, Foundations, int, int], bool] = field(
         init=False, repr=False, compare=False
     )
 
@@ -877,33 +877,37 @@ class Problem:
         return True
 
     def ends_game_lost(self, state: State) -> bool:
-        """In the last pass of limited passes (where `plays_closed_game`) with the reserve
-        empty: a proof that the state cannot be won because the talon cannot be played out
-        while the columns hold what they must, each card coming into them onto a last card
-        and each going up from them a last card (False says nothing).
+        """In the last pass of limited passes (where `plays_closed_game`), with the reserve
+        empty or as few reserve cards left as the closed game takes: a proof that the state
+        cannot be won because the talon (and the reserve) cannot be played out while the
+        columns hold what they must, each card coming into them onto a last card and each
+        going up from them a last card (False says nothing).
 
         The closed game (`closed_game_lost`) forgets where the column cards lie: a card
-        comes into the columns (a waste top, a foundation's top) whenever the column cards
-        still fit in their runs, as if it could go under a run's first card or between two
-        of its cards, and a column card goes up from under others. In the real game a card
-        comes in onto a card it fits on that is a column's last card, or into an empty
-        column, and goes up as a last card. So at that moment the columns hold their cards
-        in at most `COLUMNS` runs and the breaks (`room`) with that card last, nothing on
-        it: a run fewer joins its slot to the next (`_ends_room`); or, for an empty column,
-        in the three other columns and the breaks, `room` - 1 runs. This game's moves are
-        the closed game's with those conditions (so it proves all the closed game proves
-        with the reserve empty, and more), and every line of the real game is one of its
-        lines; its answers, like the closed game's, depend on (talon, pointer, counts,
-        room) alone and are remembered by them (`_ends_lost`).
+        comes into the columns (a waste top, a foundation's top, the reserve's top) whenever
+        the column cards still fit in their runs, as if it could go under a run's first card
+        or between two of its cards, and a column card goes up from under others. In the
+        real game a card comes in onto a card it fits on that is a column's last card, or
+        into an empty column, and goes up as a last card. So at that moment the columns hold
+        their cards in at most `COLUMNS` runs and the breaks (`room`) with that card last,
+        nothing on it: a link fewer between its slot and the next (`_ends_room`); or, for
+        an empty column, in the three other columns and the breaks, `room` - 1 runs
+        (`_lands`). This game's moves are the closed game's with those conditions (so it
+        proves all the closed game proves, and more), and every line of the real game is
+        one of its lines; its answers, like the closed game's, depend on (talon, pointer,
+        counts, room, reserve count) alone and are remembered by them (`_ends_lost`). App
+        draw 3 with three passes, deal 487: unwinnable in 37,461 nodes (one thread), 15.7
+        million with the closed game alone; deals 0-99 at 2 million nodes: 7 unknown
+        became 2 (63, 82), in half the nodes (docs/solver.md).
         """
-        if (
-            not self.plays_closed_game
-            or state[3]
-            or state[5] < (self.rules.passes or 0)
-            or not state[1]
-        ):
+        if not self.plays_closed_game or state[5] < (self.rules.passes or 0) or not state[1]:
             return False
-        return self._ends_lost(state[1], state[2], state[4], COLUMNS + _breaks(state[0]))
+        if state[3] > (CLOSED_RESERVE if self.rules.draw == 3 else CLOSED_RESERVE_DRAW_1):
+            return False
+        if state[3] and self.rules.draw == 1 and len(state[1]) > CLOSED_TALON_DRAW_1:
+            return False
+        room = COLUMNS + _breaks(state[0])
+        return self._ends_lost(state[1], state[2], state[4], room, state[3])
 
     @staticmethod
     def _ends_room(held: int, card: int) -> int:
@@ -926,24 +930,29 @@ class Problem:
             held & _BIT[q] and cls._ends_room(held, q) <= room for q in _PARENTS[card]
         )
 
-    def _ends_lost(self, talon: bytes, pointer: int, found: Foundations, room: int) -> bool:
+    def _ends_lost(
+        self, talon: bytes, pointer: int, found: Foundations, room: int, count: int = 0
+    ) -> bool:
         """For `ends_game_lost`: whether the game of the talon left (in its last pass), the
-        foundations' counts and the column cards in `room` runs, where a card comes into
-        the columns onto a last card or into an empty column and goes up from them a last
-        card, cannot be won. Searched depth-first in full, as `_closed_lost`; when lost,
-        every state it reached is remembered lost, when won the first one won."""
+        foundations' counts, the reserve's first `count` cards and the column cards in
+        `room` runs, where a card comes into the columns onto a last card or into an empty
+        column and goes up from them a last card, cannot be won. Searched depth-first in
+        full, one reserve count at a time, as `_closed_lost`; when lost, every state it
+        reached is remembered lost, when won the first one won."""
         memo = self._ends
-        first = (talon, pointer, found, room)
+        first = (talon, pointer, found, room, count)
         known = memo.get(first)
         if known is not None:
             return known
         start = self.start_rank
         full = (1 << 52) - 1
+        on_reserve = _bits(self.reserve[:count])
+        top = self.reserve[count - 1] if count else -1
         seen = {first}
         todo = [first]
         while todo:
             here = todo.pop()
-            t, p, f, _ = here
+            t, p, f, _, _ = here
             if sum(f) == 52:
                 memo[first] = False
                 return False
@@ -953,28 +962,36 @@ class Problem:
                     home |= _SUIT_BITS[suit]
                 elif f[suit]:
                     home |= self._below[suit * 13 + (start + f[suit]) % 13]
-            held = full & ~home & ~_bits(t)
+            held = full & ~home & ~_bits(t) & ~on_reserve
             runs = _runs_held(held)
             if runs > room:
                 continue  # never a state of the real game
-            nexts: list[tuple[bytes, int, Foundations, int]] = []
-            ups: list[tuple[bytes, int, Foundations, int]] = []
+            if count:  # the reserve's top up, or into the columns: the game with one card fewer
+                ways = [_raised(f, top // 13)] if self._next_up(f, top) else []
+                if self._lands(held, runs, room, top):
+                    ways.append(f)
+                for g in ways:
+                    if not self._ends_lost(t, p, g, room, count - 1):
+                        memo[first] = False
+                        return False
+            nexts: list[tuple[bytes, int, Foundations, int, int]] = []
+            ups: list[tuple[bytes, int, Foundations, int, int]] = []
             for suit in range(4):
                 if f[suit] and self._lands(
                     held, runs, room, suit * 13 + (start + f[suit] - 1) % 13
                 ):
-                    nexts.append((t, p, _raised(f, suit, -1), room))  # a top down
+                    nexts.append((t, p, _raised(f, suit, -1), room, count))  # a top down
             for q, _, _ in self.reach(p, len(t), self.rules.passes or 0):
                 card = t[q - 1]
                 rest = t[: q - 1] + t[q:]
                 if self._next_up(f, card):
-                    ups.append((rest, q - 1, _raised(f, card // 13), room))
+                    ups.append((rest, q - 1, _raised(f, card // 13), room, count))
                 if self._lands(held, runs, room, card):
-                    nexts.append((rest, q - 1, f, room))  # into the columns
+                    nexts.append((rest, q - 1, f, room, count))  # into the columns
             for suit in range(4):
                 card = suit * 13 + (start + f[suit]) % 13
                 if f[suit] < 13 and held & _BIT[card] and self._ends_room(held, card) <= room:
-                    ups.append((t, p, _raised(f, suit), room))  # a last card up
+                    ups.append((t, p, _raised(f, suit), room, count))  # a last card up
             nexts += ups
             for there in nexts:
                 if there in seen:
