@@ -1439,6 +1439,7 @@ static int closed_game_lost(const Rules *r, const Work *w) {
    in the closed game's sets, one a reserve count (it is asked after the closed game, never
    inside it). */
 #define ENDS_TAG (1ULL << 63)
+#define ENDS_RESERVE 4 /* board.ENDS_RESERVE; at most CLOSED_LEVELS (its sets) */
 
 /* board.Problem._ends_room: at least how many runs hold `held` (in `runs`, `runs_held`)
    with `card`, one of them, last: one more when its slot's cards in `held` are no more than
@@ -1584,7 +1585,7 @@ static int ends_lost(const Rules *r, uint64_t talon, uint32_t rest, int level) {
 
 static int ends_game_lost(const Rules *r, const Work *w) {
     if (!closed_last_pass(r, w)) return 0;
-    if (w->reserve > (r->draw == 3 ? CLOSED_RESERVE : CLOSED_RESERVE_DRAW_1)) return 0;
+    if (w->reserve > (r->draw == 3 ? ENDS_RESERVE : CLOSED_RESERVE_DRAW_1)) return 0;
     if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1)
         return 0;
     int room = COLUMNS + breaks_of(w);

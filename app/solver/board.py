@@ -96,6 +96,12 @@ _SLOT = [
 # them, 28 to 490 states each on average, and took 4.4 million states, those over 8-20
 # cards 2.9).
 CLOSED_RESERVE = 3
+# Under draw 3 the closed game with the columns' ends (`Problem.ends_game_lost`) is played with
+# at most this many reserve cards left (under draw 1 as the closed game): app draw 3 with
+# three passes, deals 0-99 at 2 million nodes on one thread, 12,983,951 nodes with 3 (63 and
+# 82 unknown), 11,498,235 with 4 (82), no verdict changed; deal 357 unwinnable in 10.1
+# million nodes with 3, 7.27 with 4. (The core's sets hold at most 4.)
+ENDS_RESERVE = 4
 CLOSED_RESERVE_DRAW_1 = 4
 CLOSED_TALON_DRAW_1 = 20
 # How many parts the columns can be in: four columns, each a run unless a card lies on
@@ -878,7 +884,8 @@ class Problem:
 
     def ends_game_lost(self, state: State) -> bool:
         """In the last pass of limited passes (where `plays_closed_game`), with the reserve
-        empty or as few reserve cards left as the closed game takes: a proof that the state
+        empty or a few reserve cards left (under draw 3 at most `ENDS_RESERVE`, under draw 1
+        as the closed game): a proof that the state
         cannot be won because the talon (and the reserve) cannot be played out while the
         columns hold what they must, each card coming into them onto a last card and each
         going up from them a last card (False says nothing).
@@ -898,11 +905,11 @@ class Problem:
         counts, room, reserve count) alone and are remembered by them (`_ends_lost`). App
         draw 3 with three passes, deal 487: unwinnable in 37,461 nodes (one thread), 15.7
         million with the closed game alone; deals 0-99 at 2 million nodes: 7 unknown
-        became 2 (63, 82), in half the nodes (docs/solver.md).
+        became 1 (82), in 45 % of the nodes (docs/solver.md).
         """
         if not self.plays_closed_game or state[5] < (self.rules.passes or 0) or not state[1]:
             return False
-        if state[3] > (CLOSED_RESERVE if self.rules.draw == 3 else CLOSED_RESERVE_DRAW_1):
+        if state[3] > (ENDS_RESERVE if self.rules.draw == 3 else CLOSED_RESERVE_DRAW_1):
             return False
         if state[3] and self.rules.draw == 1 and len(state[1]) > CLOSED_TALON_DRAW_1:
             return False
