@@ -903,7 +903,7 @@ class Problem:
         proves all the closed game proves, and more), and every line of the real game is
         one of its lines; its answers, like the closed game's, depend on (talon, pointer,
         counts, room, reserve count) alone and are remembered by them (`_ends_lost`). App
-        draw 3 with three passes, deal 487: unwinnable in 37,461 nodes (one thread), 15.7
+        draw 3 with three passes, deal 487: unwinnable in 35,522 nodes (one thread), 15.7
         million with the closed game alone; deals 0-99 at 2 million nodes: 7 unknown
         became 1 (82), in 45 % of the nodes (docs/solver.md).
         """

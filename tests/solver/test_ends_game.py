@@ -106,7 +106,7 @@ def test_the_core_searches_node_for_node_like_python_where_the_ends_game_cuts(
 
 def test_app_draw_3_deal_487_is_proved_lost_in_few_nodes() -> None:
     """App draw 3 with three passes, deal 487: proved unwinnable in 15.7 million nodes (one
-    thread) with the closed game alone, in under 100,000 now (37,461)."""
+    thread) with the closed game alone, in under 100,000 now (35,522)."""
     rules = DealCode.parse("CF1-D3P3-AAAAAAA").rules
     position = Position.deal(DealCode(rules, number=487).deck)
     assert search_module.CORE_BUILT
