@@ -1421,6 +1421,171 @@ static int closed_game_lost(const Rules *r, const Work *w) {
     return closed_lost(r, w->talon, rest, w->reserve);
 }
 
+/* board.Problem.ends_game_lost: in the last pass, with the reserve empty or a few reserve
+   cards left (as the closed game), the closed game in which a card comes into the columns
+   onto a last card it fits on or into an empty column, and goes up from them a last card,
+   cannot be won (`ends_lost`). Its states are the closed game's with ENDS_TAG in the talon
+   word (never a talon position): its answers share the closed game's table, and it searches
+   in the closed game's sets, one a reserve count (it is asked after the closed game, never
+   inside it). */
+#define ENDS_TAG (1ULL << 63)
+#define ENDS_RESERVE 4 /* board.ENDS_RESERVE; at most CLOSED_LEVELS (its sets) */
+
+/* board.Problem._ends_room: at least how many runs hold `held` (in `runs`, `runs_held`)
+   with `card`, one of them, last: one more when its slot's cards in `held` are no more than
+   those of the next slot (the cards that go on it). */
+static inline int ends_room(uint64_t held, int runs, int card) {
+    uint64_t here = held & (1ULL << card | 1ULL << TWIN[card]);
+    return runs + (bit_count(here) <= bit_count(held & CHILDREN[card]));
+}
+
+/* Whether `card` can come into the columns holding `held` in `runs` runs at least: into an
+   empty column (the others then hold every card: `room` - 1 runs), or onto a card it fits
+   on that can be last. */
+static int ends_lands(uint64_t held, int runs, int room, int card) {
+    if (runs < room) return 1;
+    for (uint64_t q = PARENTS[card] & held; q; q &= q - 1)
+        if (ends_room(held, runs, __builtin_ctzll(q)) <= room) return 1;
+    return 0;
+}
+
+/* `closed_moves` with the reserve empty, each card into the columns only where it lands
+   (`ends_lands`) and each column card up only where it can be last. */
+static int ends_moves(const Rules *r, const Closed *here, const uint8_t f[4], int room,
+                      Closed *next) {
+    int n = 0, u = 0, start = r->start_rank, runs = here->runs;
+    uint64_t held = here->held, talon = here->talon, bits = talon & ~ENDS_TAG;
+    Closed ups[4 + 64]; /* the moves up, last: searched first */
+    for (int suit = 0; suit < 4; suit++) {
+        if (!f[suit]) continue;
+        int rank = start + f[suit] - 1, card = suit * 13 + (rank < 13 ? rank : rank - 13);
+        int more = runs_adding(held, runs, card);
+        if (more <= room && ends_lands(held, runs, room, card))
+            next[n++] = (Closed){talon, here->rest - (1U << 4 * suit), (uint8_t)more,
+                                 held | 1ULL << card, 0};
+    }
+    int pointer = (int)(here->rest >> CLOSED_POINTER & 0x3f), size = bit_count(bits);
+    int reached[64], k = 0;
+    if (pointer) reached[k++] = pointer;
+    for (int q = pointer; q < size;) reached[k++] = q = q + r->draw < size ? q + r->draw : size;
+    uint64_t m = bits; /* from the talon's (q-1)-th position on: q rises */
+    for (int x = 0, at = 1; x < k; x++) {
+        int q = reached[x];
+        for (; at < q; at++) m &= m - 1;
+        uint64_t left = talon & ~(m & -m);
+        int card = r->order[__builtin_ctzll(m)];
+        uint32_t moved = (here->rest & ~(0x3fU << CLOSED_POINTER)) | (uint32_t)(q - 1)
+                                                                          << CLOSED_POINTER;
+        if (next_up(r, f, card))
+            ups[u++] = (Closed){left, moved + (1U << 4 * (card / 13)), (uint8_t)runs, held, 0};
+        int more = runs_adding(held, runs, card);
+        if (more <= room && ends_lands(held, runs, room, card)) /* into the columns */
+            next[n++] = (Closed){left, moved, (uint8_t)more, held | 1ULL << card, 0};
+    }
+    for (int suit = 0; suit < 4; suit++) {
+        int rank = start + f[suit], card = suit * 13 + (rank < 13 ? rank : rank - 13);
+        if (f[suit] == 13 || !(held >> card & 1)) continue;
+        int fewer = runs_removing(held, runs, card);
+        if (fewer <= room && ends_room(held, runs, card) <= room)
+            ups[u++] = (Closed){talon, here->rest + (1U << 4 * suit), (uint8_t)fewer,
+                                held & ~(1ULL << card), 0};
+    }
+    for (int x = 0; x < u; x++) next[n++] = ups[x];
+    return n;
+}
+
+/* board.Problem._ends_lost, for the state (talon with ENDS_TAG, rest) with `level` reserve
+   cards: `closed_lost` by `ends_moves`, the reserve's top into the columns only where it
+   lands. */
+static int ends_lost(const Rules *r, uint64_t talon, uint32_t rest, int level) {
+    if (closed_gave_up) return 0;
+    const ClosedTable table = *closed_table(r), *memo = &table; /* kept in registers */
+    int known = closed_known(memo, talon, rest);
+    if (known >= 0) return known;
+    ClosedSet *set = &closed_sets[level];
+    __asm__("" : "+r"(set)); /* as in `closed_lost` */
+    closed_begin(set);
+    int room = (int)(rest >> CLOSED_ROOM);
+    int top = level ? r->reserve[level - 1] : 0;
+    uint64_t held = closed_held(r, talon & ~ENDS_TAG, rest, r->reserve_mask[level]);
+    Closed first = {talon, rest, (uint8_t)runs_held(held), held, 0};
+    if (first.runs > room) { /* never a state of the real game */
+        closed_remember(memo, talon, rest, 1);
+        return 1;
+    }
+    if (closed_add(set, &first, closed_hash(talon, rest), 0) < 1) return 0;
+    size_t count = 1;
+    size_t todo = 1, steps = 0;
+    set->stack[0] = 0;
+    while (todo) {
+        if (!(++steps & 0xfff) && closed_stopping()) {
+            closed_gave_up = 1;
+            return 0;
+        }
+        const Closed here = set->all[set->stack[--todo]];
+        uint8_t f[4];
+        for (int suit = 0; suit < 4; suit++) f[suit] = here.rest >> 4 * suit & 15;
+        if (f[0] + f[1] + f[2] + f[3] == 52) {
+            closed_remember(memo, talon, rest, 0);
+            return 0;
+        }
+        /* The reserve's top up, or into the columns where it lands: the game with one card
+           fewer. */
+        uint32_t fewer = here.rest - (1U << CLOSED_RESERVE_AT);
+        uint32_t ways[2];
+        int w = 0;
+        if (level && next_up(r, f, top)) ways[w++] = fewer + (1U << 4 * (top / 13));
+        if (level && ends_lands(here.held, here.runs, room, top)) ways[w++] = fewer;
+        for (int x = 0; x < w; x++) {
+            if (!ends_lost(r, here.talon, ways[x], level - 1)) {
+                if (!closed_gave_up) closed_remember(memo, talon, rest, 0);
+                return 0;
+            }
+        }
+        Closed next[8 + 2 * 64];
+        uint64_t hashes[8 + 2 * 64];
+        int n = ends_moves(r, &here, f, room, next);
+        size_t first_new = count;
+        for (int x = 0; x < n; x++) {
+            uint64_t hash = closed_hash(next[x].talon, next[x].rest);
+            int added = closed_add(set, &next[x], hash, count);
+            if (added < 0) return 0;
+            if (!added) continue;
+            if (memo->memo) __builtin_prefetch(closed_slot_of(memo, hash));
+            hashes[count - first_new] = hash;
+            count++;
+        }
+        for (size_t x = first_new; x < count; x++) {
+            int kn = closed_known_of(memo, &set->all[x], hashes[x - first_new]);
+            if (kn == 0) {
+                closed_remember(memo, talon, rest, 0);
+                return 0;
+            }
+            if (kn < 0) set->stack[todo++] = (uint32_t)x;
+            else set->all[x].known = 1;
+        }
+    }
+    for (size_t x = count; x-- > 0;) {
+        const Closed *ahead = &set->all[x >= 8 ? x - 8 : 0];
+        if (memo->memo) __builtin_prefetch(closed_slot(memo, ahead->talon, ahead->rest), 1);
+        if (!set->all[x].known) closed_remember(memo, set->all[x].talon, set->all[x].rest, 1);
+    }
+    return 1;
+}
+
+static int ends_game_lost(const Rules *r, const Work *w) {
+    if (!closed_last_pass(r, w)) return 0;
+    if (w->reserve > (r->draw == 3 ? ENDS_RESERVE : CLOSED_RESERVE_DRAW_1)) return 0;
+    if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1)
+        return 0;
+    int room = COLUMNS + breaks_of(w);
+    uint32_t rest = (uint32_t)(w->found[0] | w->found[1] << 4 | w->found[2] << 8 |
+                               w->found[3] << 12 | w->pointer << CLOSED_POINTER |
+                               w->reserve << CLOSED_RESERVE_AT |
+                               (room < 52 ? room : 52) << CLOSED_ROOM);
+    return ends_lost(r, w->talon | ENDS_TAG, rest, w->reserve);
+}
+
 /* The top-or-all test's counts: per suit, how many cards from the start rank may be up (a
    byte each, so that a call copies them as one word). */
 typedef struct {
@@ -3521,7 +3686,7 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
    `beam_score` (`up` and `reserve` its weights) in them too. */
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead,
                               int32_t *scores, int up, int reserve) {
-    if (columns_cannot_hold(r, w) || closed_game_lost(r, w)) return 0;
+    if (columns_cannot_hold(r, w) || closed_game_lost(r, w) || ends_game_lost(r, w)) return 0;
     KnownColumns known; /* its arrays made when first asked (the masks) */
     known.parent = w;
     known.hashed = known.rising_known = known.needs_known = 0;
@@ -5390,6 +5555,13 @@ static PyObject *Core_closed_game_lost(Core *self, PyObject *obj) {
     return PyBool_FromLong(closed_game_lost(&r, &w));
 }
 
+static PyObject *Core_ends_game_lost(Core *self, PyObject *obj) {
+    Rules r;
+    Work w;
+    if (!own_state(self, obj, &r, &w)) return NULL;
+    return PyBool_FromLong(ends_game_lost(&r, &w));
+}
+
 static PyObject *Core_runs_to_hold(Core *self, PyObject *args) {
     (void)self;
     unsigned long long cards, allowed;
@@ -5711,6 +5883,8 @@ static PyMethodDef Core_methods[] = {
      "columns_cannot_hold(state) -> bool, as board.Problem.columns_cannot_hold."},
     {"closed_game_lost", (PyCFunction)Core_closed_game_lost, METH_O,
      "closed_game_lost(state) -> bool, as board.Problem.closed_game_lost."},
+    {"ends_game_lost", (PyCFunction)Core_ends_game_lost, METH_O,
+     "ends_game_lost(state) -> bool, as board.Problem.ends_game_lost."},
     {"runs_to_hold", (PyCFunction)Core_runs_to_hold, METH_VARARGS,
      "runs_to_hold(cards, allowed) -> int, as board._runs_to_hold."},
     {"reserve_stuck", (PyCFunction)(void (*)(void))Core_reserve_stuck,

@@ -75,6 +75,7 @@ _NEVER = 255  # `_timed_grow`: a card that can never be up, or a last card
 
 _SUIT_BITS = [0x1FFF << 13 * suit for suit in range(4)]
 _PARENT_BITS = [_BIT[a] | _BIT[b] for a, b in _PARENTS]
+_CHILD_BITS = [_BIT[a] | _BIT[b] for a, b in _CHILDREN]
 # Under `placements_wait_app` the marked talon card is card + 1 in `protected`'s bits from
 # _MARK_SHIFT on, above the cards back from their foundations.
 _MARK_SHIFT = 52
@@ -95,6 +96,12 @@ _SLOT = [
 # them, 28 to 490 states each on average, and took 4.4 million states, those over 8-20
 # cards 2.9).
 CLOSED_RESERVE = 3
+# Under draw 3 the closed game with the columns' ends (`Problem.ends_game_lost`) is played with
+# at most this many reserve cards left (under draw 1 as the closed game): app draw 3 with
+# three passes, deals 0-99 at 2 million nodes on one thread, 12,983,951 nodes with 3 (63 and
+# 82 unknown), 11,498,235 with 4 (82), no verdict changed; deal 357 unwinnable in 10.1
+# million nodes with 3, 7.27 with 4. (The core's sets hold at most 4.)
+ENDS_RESERVE = 4
 CLOSED_RESERVE_DRAW_1 = 4
 CLOSED_TALON_DRAW_1 = 20
 # How many parts the columns can be in: four columns, each a run unless a card lies on
@@ -302,6 +309,9 @@ class Problem:
     _closed: dict[tuple[bytes, int, Foundations, int, int], bool] = field(
         init=False, repr=False, compare=False
     )
+    _ends: dict[tuple[bytes, int, Foundations, int, int], bool] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         start = self.start_rank
@@ -325,6 +335,7 @@ class Problem:
         object.__setattr__(self, "_inverted", {})
         object.__setattr__(self, "_runs", {})
         object.__setattr__(self, "_closed", {})
+        object.__setattr__(self, "_ends", {})
 
     @staticmethod
     def of(position: Position, rules: Rules, techniques: Techniques = ALL_TECHNIQUES) -> Problem:
@@ -553,7 +564,11 @@ class Problem:
         """
         if not stuck_tested and self.reserve_stuck(state):
             return []
-        if self.columns_cannot_hold(state) or self.closed_game_lost(state):
+        if (
+            self.columns_cannot_hold(state)
+            or self.closed_game_lost(state)
+            or self.ends_game_lost(state)
+        ):
             return []
         settle = self.settle
         lost = self.lost
@@ -850,6 +865,140 @@ class Problem:
             for suit in range(4):
                 if f[suit] < 13 and held & _BIT[suit * 13 + (start + f[suit]) % 13]:
                     ups.append((t, p, _raised(f, suit), room, count))  # a column card up
+            nexts += ups
+            for there in nexts:
+                if there in seen:
+                    continue
+                known = memo.get(there)
+                if known is False:
+                    memo[first] = False
+                    return False
+                seen.add(there)
+                if known is None:
+                    todo.append(there)
+        if len(memo) > 200_000:
+            memo.clear()
+        for here in seen:
+            memo[here] = True
+        return True
+
+    def ends_game_lost(self, state: State) -> bool:
+        """In the last pass of limited passes (where `plays_closed_game`), with the reserve
+        empty or a few reserve cards left (under draw 3 at most `ENDS_RESERVE`, under draw 1
+        as the closed game): a proof that the state
+        cannot be won because the talon (and the reserve) cannot be played out while the
+        columns hold what they must, each card coming into them onto a last card and each
+        going up from them a last card (False says nothing).
+
+        The closed game (`closed_game_lost`) forgets where the column cards lie: a card
+        comes into the columns (a waste top, a foundation's top, the reserve's top) whenever
+        the column cards still fit in their runs, as if it could go under a run's first card
+        or between two of its cards, and a column card goes up from under others. In the
+        real game a card comes in onto a card it fits on that is a column's last card, or
+        into an empty column, and goes up as a last card. So at that moment the columns hold
+        their cards in at most `COLUMNS` runs and the breaks (`room`) with that card last,
+        nothing on it: a link fewer between its slot and the next (`_ends_room`); or, for
+        an empty column, in the three other columns and the breaks, `room` - 1 runs
+        (`_lands`). This game's moves are the closed game's with those conditions (so it
+        proves all the closed game proves, and more), and every line of the real game is
+        one of its lines; its answers, like the closed game's, depend on (talon, pointer,
+        counts, room, reserve count) alone and are remembered by them (`_ends_lost`). App
+        draw 3 with three passes, deal 487: unwinnable in 35,522 nodes (one thread), 15.7
+        million with the closed game alone; deals 0-99 at 2 million nodes: 7 unknown
+        became 1 (82), in 45 % of the nodes (docs/solver.md).
+        """
+        if not self.plays_closed_game or state[5] < (self.rules.passes or 0) or not state[1]:
+            return False
+        if state[3] > (ENDS_RESERVE if self.rules.draw == 3 else CLOSED_RESERVE_DRAW_1):
+            return False
+        if state[3] and self.rules.draw == 1 and len(state[1]) > CLOSED_TALON_DRAW_1:
+            return False
+        room = COLUMNS + _breaks(state[0])
+        return self._ends_lost(state[1], state[2], state[4], room, state[3])
+
+    @staticmethod
+    def _ends_room(held: int, card: int) -> int:
+        """For `ends_game_lost`: at least how many runs hold `held` with `card` (one of them)
+        last, nothing on it: `_runs_held`, and one more when the cards of `card`'s slot in
+        `held` are no more than those of the next slot (the cards that go on it), as each
+        link between the two slots then needs `card` (`_runs_held` counts the smaller
+        number of the two slots' cards as links)."""
+        here = held & (_BIT[card] | _BIT[card + 13 * (_TWIN_SUIT[card // 13] - card // 13)])
+        on = held & _CHILD_BITS[card]
+        return _runs_held(held) + (here.bit_count() <= on.bit_count())
+
+    @classmethod
+    def _lands(cls, held: int, runs: int, room: int, card: int) -> bool:
+        """For `ends_game_lost`: whether `card` can come into the columns holding `held` in
+        `runs` runs at least (`_runs_held`): into an empty column (the three others then
+        hold every column card, `room` - 1 runs), or onto a card it fits on that can be a
+        last card."""
+        return runs < room or any(
+            held & _BIT[q] and cls._ends_room(held, q) <= room for q in _PARENTS[card]
+        )
+
+    def _ends_lost(
+        self, talon: bytes, pointer: int, found: Foundations, room: int, count: int = 0
+    ) -> bool:
+        """For `ends_game_lost`: whether the game of the talon left (in its last pass), the
+        foundations' counts, the reserve's first `count` cards and the column cards in
+        `room` runs, where a card comes into the columns onto a last card or into an empty
+        column and goes up from them a last card, cannot be won. Searched depth-first in
+        full, one reserve count at a time, as `_closed_lost`; when lost, every state it
+        reached is remembered lost, when won the first one won."""
+        memo = self._ends
+        first = (talon, pointer, found, room, count)
+        known = memo.get(first)
+        if known is not None:
+            return known
+        start = self.start_rank
+        full = (1 << 52) - 1
+        on_reserve = _bits(self.reserve[:count])
+        top = self.reserve[count - 1] if count else -1
+        seen = {first}
+        todo = [first]
+        while todo:
+            here = todo.pop()
+            t, p, f, _, _ = here
+            if sum(f) == 52:
+                memo[first] = False
+                return False
+            home = 0
+            for suit in range(4):
+                if f[suit] == 13:
+                    home |= _SUIT_BITS[suit]
+                elif f[suit]:
+                    home |= self._below[suit * 13 + (start + f[suit]) % 13]
+            held = full & ~home & ~_bits(t) & ~on_reserve
+            runs = _runs_held(held)
+            if runs > room:
+                continue  # never a state of the real game
+            if count:  # the reserve's top up, or into the columns: the game with one card fewer
+                ways = [_raised(f, top // 13)] if self._next_up(f, top) else []
+                if self._lands(held, runs, room, top):
+                    ways.append(f)
+                for g in ways:
+                    if not self._ends_lost(t, p, g, room, count - 1):
+                        memo[first] = False
+                        return False
+            nexts: list[tuple[bytes, int, Foundations, int, int]] = []
+            ups: list[tuple[bytes, int, Foundations, int, int]] = []
+            for suit in range(4):
+                if f[suit] and self._lands(
+                    held, runs, room, suit * 13 + (start + f[suit] - 1) % 13
+                ):
+                    nexts.append((t, p, _raised(f, suit, -1), room, count))  # a top down
+            for q, _, _ in self.reach(p, len(t), self.rules.passes or 0):
+                card = t[q - 1]
+                rest = t[: q - 1] + t[q:]
+                if self._next_up(f, card):
+                    ups.append((rest, q - 1, _raised(f, card // 13), room, count))
+                if self._lands(held, runs, room, card):
+                    nexts.append((rest, q - 1, f, room, count))  # into the columns
+            for suit in range(4):
+                card = suit * 13 + (start + f[suit]) % 13
+                if f[suit] < 13 and held & _BIT[card] and self._ends_room(held, card) <= room:
+                    ups.append((t, p, _raised(f, suit), room, count))  # a last card up
             nexts += ups
             for there in nexts:
                 if there in seen:
@@ -1514,8 +1663,7 @@ class Problem:
         if n - 1 <= deepest:
             return False
         return all(
-            self._timed_covered(w, n - 1, deepest, deal, g, u, lst, at)
-            for w, g, u, lst, at in ways
+            self._timed_covered(w, n - 1, deepest, deal, g, u, lst, at) for w, g, u, lst, at in ways
         )
 
     def _timed_landings(

@@ -163,8 +163,11 @@ def test_the_core_counts_runs_as_python_does_on_every_small_cycle() -> None:
 def _walks_past_the_closed_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """The walks below test the run count: they go on past the states the closed game of
     the last pass proves lost (`Problem.closed_game_lost`, which costs Python tens of
-    milliseconds a last-pass state; tests/solver/test_closed_game.py tests it)."""
+    milliseconds a last-pass state; tests/solver/test_closed_game.py tests it), and the
+    states its stronger form with the reserve empty proves lost (`Problem.ends_game_lost`,
+    tests/solver/test_ends_game.py)."""
     monkeypatch.setattr(Problem, "closed_game_lost", lambda self, state: False)
+    monkeypatch.setattr(Problem, "ends_game_lost", lambda self, state: False)
 
 
 def test_a_state_whose_columns_cannot_hold_is_lost(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -245,8 +248,10 @@ def test_verdicts_agree_where_the_run_count_cuts_the_search(
     winnable = naive_winnable(position, rules, limit=20_000)
     cuts = counting_cuts(monkeypatch)
     # The closed game of the last pass (`Problem.closed_game_lost`) may prove lost first
-    # the states the run count would (seed 133): its cuts count too.
+    # the states the run count would (seed 133), or its form with the reserve empty
+    # (`Problem.ends_game_lost`, seed 37): their cuts count too.
     counting_cuts(monkeypatch, "closed_game_lost", cuts)
+    counting_cuts(monkeypatch, "ends_game_lost", cuts)
     solver = Solver(Problem.of(position, rules))
     assert solver.uses_core is (searcher == "core")
     check(solver.solve_position(position, BIG), position, rules, winnable)
