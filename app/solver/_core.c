@@ -5504,6 +5504,132 @@ static PyObject *Core_successors(Core *self, PyObject *obj) {
     return list;
 }
 
+/* A step of the line made again (`child_of`, packed as the search keeps a state): a talon
+   step's pass from `reach`, whose draws name one waste top each. */
+static void line_step(const Rules *r, const Work *w, const Step *step, Work *out) {
+    Child c;
+    memset(&c, 0, sizeof c);
+    c.draws = step->draws;
+    c.card = step->card;
+    c.target = step->target;
+    int from_reserve = w->reserve && r->reserve[w->reserve - 1] == step->card;
+    if (r->passes >= 0 && !from_reserve && (w->cards & (1ULL << step->card))) {
+        Reach reached[160];
+        int n = reach(r, w->pointer, talon_size(w), w->pass, reached);
+        for (int k = 0; k < n; k++)
+            if (reached[k].draws == step->draws) c.added = (uint8_t)reached[k].added;
+    }
+    Work child;
+    Packed packed;
+    child_of(r, w, &c, &child);
+    pack(&child, &packed);
+    unpack(&packed, out);
+}
+
+/* Where `key` last lies on the line (its slots hold a place + 1, 0 empty), or -1. */
+static int64_t line_place(const uint32_t *slots, size_t mask, const Fp *keys, Fp key) {
+    for (size_t i = (size_t)key.a & mask;; i = (i + 1) & mask) {
+        if (!slots[i]) return -1;
+        const Fp *k = &keys[slots[i] - 1];
+        if (k->a == key.a && k->b == key.b) return (int64_t)slots[i] - 1;
+    }
+}
+
+/* search.py's `_shortcut` (the same line, as the keys and values are board.py's): the
+   states of a winning line made again step by step, each key with its last place on the
+   line; then from the start, each time the step to the furthest later state of the line
+   that one step reaches, its value no higher. A depth-first line can be hundreds of
+   thousands of steps long (app draw 3 with three passes, deal 82: 778,583 steps, which
+   Python's moves made again in some 16 s past the search's 10). */
+static PyObject *Core_shortcut(Core *self, PyObject *args) {
+    PyObject *obj, *seq;
+    if (!PyArg_ParseTuple(args, "OO", &obj, &seq)) return NULL;
+    Rules r;
+    Work here;
+    if (!own_state(self, obj, &r, &here)) return NULL;
+    PyObject *fast = PySequence_Fast(seq, "steps must be a sequence of (draws, card, target)");
+    if (!fast) return NULL;
+    size_t n = (size_t)PySequence_Fast_GET_SIZE(fast), size = 1;
+    while (size < 2 * (n + 1)) size <<= 1;
+    Step *steps = malloc((n + 1) * sizeof(Step));
+    Fp *keys = malloc((n + 1) * sizeof(Fp));
+    int32_t *values = malloc((n + 1) * sizeof(int32_t));
+    uint32_t *slots = calloc(size, sizeof(uint32_t));
+    Child *out = malloc(MAX_CHILDREN * sizeof(Child));
+    PyObject *result = NULL;
+    if (!steps || !keys || !values || !slots || !out || n >= UINT32_MAX) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int draws, card, target;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, (Py_ssize_t)i), "iii", &draws,
+                              &card, &target))
+            goto done;
+        steps[i] = (Step){(int16_t)draws, (int8_t)card, (int8_t)target};
+    }
+    Work w = here;
+    for (size_t i = 0; i <= n; i++) {
+        if (i) {
+            Work next;
+            line_step(&r, &w, &steps[i - 1], &next);
+            w = next;
+        }
+        keys[i] = key_of(&r, &w);
+        values[i] = value_of(&r, &w);
+        int64_t at = line_place(slots, size - 1, keys, keys[i]);
+        size_t slot = (size_t)keys[i].a & (size - 1);
+        if (at >= 0)
+            while (slots[slot] != (uint32_t)at + 1) slot = (slot + 1) & (size - 1);
+        else
+            while (slots[slot]) slot = (slot + 1) & (size - 1);
+        slots[slot] = (uint32_t)i + 1;
+    }
+    if (w.found[0] + w.found[1] + w.found[2] + w.found[3] != 52) {
+        PyErr_SetString(PyExc_ValueError, "the steps are not a winning line from this state");
+        goto done;
+    }
+    result = PyList_New(0);
+    for (size_t i = 0; result && i < n;) {
+        int count = successors(&r, &here, out, NULL);
+        int64_t best = (int64_t)i;
+        Work best_child;
+        int best_k = -1;
+        for (int k = 0; k < count; k++) {
+            Work child;
+            Packed packed;
+            child_of(&r, &here, &out[k], &child);
+            pack(&child, &packed);
+            unpack(&packed, &child);
+            int64_t j = line_place(slots, size - 1, keys, key_of(&r, &child));
+            if (j > best && value_of(&r, &child) <= values[j]) {
+                best = j;
+                best_child = child;
+                best_k = k;
+            }
+        }
+        if (best_k < 0) {
+            PyErr_SetString(PyExc_ValueError, "the steps are not a winning line from this state");
+            Py_CLEAR(result);
+            break;
+        }
+        PyObject *step = Py_BuildValue("(iii)", (int)out[best_k].draws, (int)out[best_k].card,
+                                       (int)out[best_k].target);
+        if (!step || PyList_Append(result, step) < 0) Py_CLEAR(result);
+        Py_XDECREF(step);
+        here = best_child;
+        i = (size_t)best;
+    }
+done:
+    Py_DECREF(fast);
+    free(steps);
+    free(keys);
+    free(values);
+    free(slots);
+    free(out);
+    return result;
+}
+
 static PyObject *Core_settle(Core *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"state", "cascade", NULL};
     PyObject *obj;
@@ -5868,6 +5994,9 @@ static PyMethodDef Core_methods[] = {
     {"search", (PyCFunction)Core_search, METH_VARARGS,
      "search(state, max_nodes, seconds, threads=1) -> (code, steps, nodes): 0 unknown, 1 "
      "won, 2 unwinnable."},
+    {"shortcut", (PyCFunction)Core_shortcut, METH_VARARGS,
+     "shortcut(start, steps) -> steps: the winning line `steps` from the settled `start` with "
+     "its detours cut out (search.py's _shortcut)."},
     {"beam", (PyCFunction)Core_beam, METH_VARARGS,
      "beam(state, width, max_nodes[, up, reserve]) -> (code, steps, nodes): 0 no win found, "
      "1 won (the search's beam, one thread, cards up and reserve cards weighing `up` and "

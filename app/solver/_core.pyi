@@ -21,6 +21,9 @@ class Core:
     ) -> tuple[int, list[Step], int]:
         """(code, steps, nodes): code 0 unknown (also when the search would hold more than
         `max_bytes` a thread; 0: no limit), 1 won (with its steps), 2 unwinnable."""
+    def shortcut(self, start: State, steps: list[Step]) -> list[Step]:
+        """search._shortcut's line (the steps of a winning line from the settled `start`,
+        its detours cut out), made in the core; ValueError if `steps` do not win."""
     def beam(self, state: State, width: int, max_nodes: int) -> tuple[int, list[Step], int]:
         """(code, steps, nodes) of search.beam from `state` (before settling), with the proofs
         this Core holds: code 1 won (with its steps), 0 no win found."""

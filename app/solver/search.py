@@ -688,9 +688,14 @@ def _shortcut(
     the line that one step reaches (matched by key, and with a value no higher,
     so that the rest of the line still works from there). The step is computed
     from the actual state, so its draws may differ from the original's. The core, when
-    given, makes the steps (the same ones, faster: `Problem.closed_game_lost` costs
-    Python tens of milliseconds a last-pass state).
+    given, does it all (`Core.shortcut`, the same line): a depth-first line can be
+    hundreds of thousands of steps long (app draw 3 with three passes, deal 82: 778,583),
+    which board.py made again in some 16 s past the search's 10 (and its
+    `closed_game_lost` costs tens of milliseconds a last-pass state). The caller replays
+    the line that comes out through board.py, which checks every step.
     """
+    if core is not None:
+        return core.shortcut(start, steps)
     key = problem.key
     states = [start]
     for step in steps:
@@ -698,10 +703,9 @@ def _shortcut(
     index = {key(state): i for i, state in enumerate(states)}
     here, i, out = start, 0, []
     last = len(states) - 1
-    successors = problem.successors if core is None else core.successors
     while i < last:
         best, best_j = None, i
-        for _, step, child in successors(here):
+        for _, step, child in problem.successors(here):
             j = index.get(key(child), -1)
             if j > best_j and problem.value(child) <= problem.value(states[j]):
                 best, best_j = (step, child), j
