@@ -1262,32 +1262,98 @@ static uint64_t closed_held(const Rules *r, uint64_t talon, uint32_t rest, uint6
     return ((1ULL << 52) - 1) & ~home & ~cards & ~on_reserve;
 }
 
+/* board.Problem._closed_lost, for the state (talon, rest) with `level` reserve cards (in
+   `rest` too): searched in full, in the set of its own count, each move of the reserve's top
+   asking the game with one card fewer (`game_lost`, below). */
+static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level);
+
+/* board.Problem.plays_closed_game (limited passes, cards back from the foundations), and with
+   it the rest of closed_game_lost's guard: the last pass, talon left. */
+static int closed_plays(const Rules *r) {
+    return r->passes >= 0 && r->returns;
+}
+
+static int closed_last_pass(const Rules *r, const Work *w) {
+    return closed_plays(r) && w->pass >= r->passes && w->talon;
+}
+
+/* The guard of `closed_game_lost` and `ends_game_lost` (the last pass, at most `most`
+   reserve cards drawing three, `CLOSED_RESERVE_DRAW_1` and a talon bound drawing one), and
+   the state's `rest` for their games when it passes. */
+static int closed_rest(const Rules *r, const Work *w, int most, uint32_t *rest) {
+    if (!closed_last_pass(r, w)) return 0;
+    if (w->reserve > (r->draw == 3 ? most : CLOSED_RESERVE_DRAW_1)) return 0;
+    if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1)
+        return 0;
+    int room = COLUMNS + breaks_of(w);
+    *rest = (uint32_t)(w->found[0] | w->found[1] << 4 | w->found[2] << 8 | w->found[3] << 12 |
+                       w->pointer << CLOSED_POINTER | w->reserve << CLOSED_RESERVE_AT |
+                       (room < 52 ? room : 52) << CLOSED_ROOM);
+    return 1;
+}
+
+static int closed_game_lost(const Rules *r, const Work *w) {
+    uint32_t rest;
+    return closed_rest(r, w, CLOSED_RESERVE, &rest) && closed_lost(r, w->talon, rest, w->reserve);
+}
+
+/* board.Problem.ends_game_lost: in the last pass, with the reserve empty or a few reserve
+   cards left (as the closed game), the closed game in which a card comes into the columns
+   onto a last card it fits on or into an empty column, and goes up from them a last card,
+   cannot be won (`ends_lost`). Its states are the closed game's with ENDS_TAG in the talon
+   word (never a talon position): its answers share the closed game's table, and it searches
+   in the closed game's sets, one a reserve count (it is asked after the closed game, never
+   inside it). */
+#define ENDS_TAG (1ULL << 63)
+#define ENDS_RESERVE 4 /* board.ENDS_RESERVE; at most CLOSED_LEVELS (its sets) */
+
+/* board.Problem._ends_room: at least how many runs hold `held` (in `runs`, `runs_held`)
+   with `card`, one of them, last: one more when its slot's cards in `held` are no more than
+   those of the next slot (the cards that go on it). */
+static inline int ends_room(uint64_t held, int runs, int card) {
+    uint64_t here = held & (1ULL << card | 1ULL << TWIN[card]);
+    return runs + (bit_count(here) <= bit_count(held & CHILDREN[card]));
+}
+
+/* Whether `card` can come into the columns holding `held` in `runs` runs at least: into an
+   empty column (the others then hold every card: `room` - 1 runs), or onto a card it fits
+   on that can be last. */
+static int ends_lands(uint64_t held, int runs, int room, int card) {
+    if (runs < room) return 1;
+    for (uint64_t q = PARENTS[card] & held; q; q &= q - 1)
+        if (ends_room(held, runs, __builtin_ctzll(q)) <= room) return 1;
+    return 0;
+}
+
 /* The closed game's moves from `here` that keep the reserve: a foundation's top down, a
    waste top into the columns or up, a column card up; into `next` (with their column cards
    and run counts, each from `here`'s: one card more or fewer), their number returned. A
    move that leaves more column cards than `room` runs hold is left out: never a state of
    the real game, and lost (`closed_lost` found it so once it had looked it up, added it
    and taken it). The moves up come last, so `closed_lost` takes them first: a game that
-   can be won is won in fewer states (a lost one is searched in full in any order). */
-static int closed_moves(const Rules *r, const Closed *here, const uint8_t f[4], int room,
-                        Closed *next) {
+   can be won is won in fewer states (a lost one is searched in full in any order). With
+   `ends` (`ends_lost`), each card into the columns only where it lands (`ends_lands`) and
+   each column card up only where it can be last (`ends_room`). */
+static inline __attribute__((always_inline)) int game_moves(const Rules *r, const Closed *here,
+                                                            const uint8_t f[4], int room,
+                                                            Closed *next, const int ends) {
     int n = 0, u = 0, start = r->start_rank, runs = here->runs;
-    uint64_t held = here->held, talon = here->talon;
+    uint64_t held = here->held, talon = here->talon, bits = talon & ~ENDS_TAG;
     Closed ups[4 + 64]; /* the moves up, last: searched first */
     for (int suit = 0; suit < 4; suit++) {
         if (!f[suit]) continue;
         int rank = start + f[suit] - 1, card = suit * 13 + (rank < 13 ? rank : rank - 13);
         int more = runs_adding(held, runs, card);
-        if (more <= room)
+        if (more <= room && (!ends || ends_lands(held, runs, room, card)))
             next[n++] = (Closed){talon, here->rest - (1U << 4 * suit), (uint8_t)more,
                                  held | 1ULL << card, 0};
     }
     /* `reach` in the last pass: the waste's top, then each draw's to the talon's end */
-    int pointer = (int)(here->rest >> CLOSED_POINTER & 0x3f), size = bit_count(talon);
+    int pointer = (int)(here->rest >> CLOSED_POINTER & 0x3f), size = bit_count(bits);
     int reached[64], k = 0;
     if (pointer) reached[k++] = pointer;
     for (int q = pointer; q < size;) reached[k++] = q = q + r->draw < size ? q + r->draw : size;
-    uint64_t m = talon; /* from the talon's (q-1)-th position on: q rises */
+    uint64_t m = bits; /* from the talon's (q-1)-th position on: q rises */
     for (int x = 0, at = 1; x < k; x++) {
         int q = reached[x];
         for (; at < q; at++) m &= m - 1;
@@ -1298,14 +1364,14 @@ static int closed_moves(const Rules *r, const Closed *here, const uint8_t f[4], 
         if (next_up(r, f, card))
             ups[u++] = (Closed){left, moved + (1U << 4 * (card / 13)), (uint8_t)runs, held, 0};
         int more = runs_adding(held, runs, card);
-        if (more <= room) /* into the columns */
+        if (more <= room && (!ends || ends_lands(held, runs, room, card))) /* into the columns */
             next[n++] = (Closed){left, moved, (uint8_t)more, held | 1ULL << card, 0};
     }
     for (int suit = 0; suit < 4; suit++) {
         int rank = start + f[suit], card = suit * 13 + (rank < 13 ? rank : rank - 13);
         if (f[suit] == 13 || !(held >> card & 1)) continue;
         int fewer = runs_removing(held, runs, card);
-        if (fewer <= room)
+        if (fewer <= room && (!ends || ends_room(held, runs, card) <= room))
             ups[u++] = (Closed){talon, here->rest + (1U << 4 * suit), (uint8_t)fewer,
                                 held & ~(1ULL << card), 0};
     }
@@ -1313,10 +1379,16 @@ static int closed_moves(const Rules *r, const Closed *here, const uint8_t f[4], 
     return n;
 }
 
-/* board.Problem._closed_lost, for the state (talon, rest) with `level` reserve cards (in
-   `rest` too): searched in full, in the set of its own count, each move of the reserve's top
-   asking the game with one card fewer. */
-static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level) {
+/* `closed_lost` (`game_moves`, the reserve's top into the columns while the cards fit)
+   and, with `ends`, `ends_lost` (`game_moves` with `ends`, the reserve's top into the columns only where
+   it lands), for the state (talon, with ENDS_TAG for the ends game, rest) with `level`
+   reserve cards: searched in full, in the set of its own count, each move of the reserve's
+   top asking the game with one card fewer. */
+static int ends_lost(const Rules *r, uint64_t talon, uint32_t rest, int level);
+
+static inline __attribute__((always_inline)) int game_lost(const Rules *r, uint64_t talon,
+                                                           uint32_t rest, int level,
+                                                           const int ends) {
     if (closed_gave_up) return 0;
     const ClosedTable table = *closed_table(r), *memo = &table; /* kept in registers */
     int known = closed_known(memo, talon, rest);
@@ -1328,7 +1400,7 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
     closed_begin(set);
     int room = (int)(rest >> CLOSED_ROOM);
     int top = level ? r->reserve[level - 1] : 0;
-    uint64_t held = closed_held(r, talon, rest, r->reserve_mask[level]);
+    uint64_t held = closed_held(r, talon & ~ENDS_TAG, rest, r->reserve_mask[level]);
     Closed first = {talon, rest, (uint8_t)runs_held(held), held, 0};
     if (first.runs > room) { /* never a state of the real game */
         closed_remember(memo, talon, rest, 1);
@@ -1356,16 +1428,20 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
         uint32_t ways[2];
         int w = 0;
         if (level && next_up(r, f, top)) ways[w++] = fewer + (1U << 4 * (top / 13));
-        if (level && runs_adding(here.held, here.runs, top) <= room) ways[w++] = fewer;
+        if (level && (ends ? ends_lands(here.held, here.runs, room, top)
+                           : runs_adding(here.held, here.runs, top) <= room))
+            ways[w++] = fewer;
         for (int x = 0; x < w; x++) {
-            if (!closed_lost(r, here.talon, ways[x], level - 1)) {
+            int lost = ends ? ends_lost(r, here.talon, ways[x], level - 1)
+                            : closed_lost(r, here.talon, ways[x], level - 1);
+            if (!lost) {
                 if (!closed_gave_up) closed_remember(memo, talon, rest, 0);
                 return 0;
             }
         }
         Closed next[8 + 2 * 64];
         uint64_t hashes[8 + 2 * 64];
-        int n = closed_moves(r, &here, f, room, next);
+        int n = game_moves(r, &here, f, room, next, ends);
         /* The new states first, their slots in the table fetched ahead, then their answers
            looked up: each look-up is a miss of the cache, and so they overlap. */
         size_t first_new = count;
@@ -1398,192 +1474,20 @@ static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level)
     return 1;
 }
 
-/* board.Problem.plays_closed_game (limited passes, cards back from the foundations), and with
-   it the rest of closed_game_lost's guard: the last pass, talon left. */
-static int closed_plays(const Rules *r) {
-    return r->passes >= 0 && r->returns;
-}
-
-static int closed_last_pass(const Rules *r, const Work *w) {
-    return closed_plays(r) && w->pass >= r->passes && w->talon;
-}
-
-static int closed_game_lost(const Rules *r, const Work *w) {
-    if (!closed_last_pass(r, w)) return 0;
-    if (w->reserve > (r->draw == 3 ? CLOSED_RESERVE : CLOSED_RESERVE_DRAW_1)) return 0;
-    if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1)
-        return 0;
-    int room = COLUMNS + breaks_of(w);
-    uint32_t rest = (uint32_t)(w->found[0] | w->found[1] << 4 | w->found[2] << 8 |
-                               w->found[3] << 12 | w->pointer << CLOSED_POINTER |
-                               w->reserve << CLOSED_RESERVE_AT |
-                               (room < 52 ? room : 52) << CLOSED_ROOM);
-    return closed_lost(r, w->talon, rest, w->reserve);
-}
-
-/* board.Problem.ends_game_lost: in the last pass, with the reserve empty or a few reserve
-   cards left (as the closed game), the closed game in which a card comes into the columns
-   onto a last card it fits on or into an empty column, and goes up from them a last card,
-   cannot be won (`ends_lost`). Its states are the closed game's with ENDS_TAG in the talon
-   word (never a talon position): its answers share the closed game's table, and it searches
-   in the closed game's sets, one a reserve count (it is asked after the closed game, never
-   inside it). */
-#define ENDS_TAG (1ULL << 63)
-#define ENDS_RESERVE 4 /* board.ENDS_RESERVE; at most CLOSED_LEVELS (its sets) */
-
-/* board.Problem._ends_room: at least how many runs hold `held` (in `runs`, `runs_held`)
-   with `card`, one of them, last: one more when its slot's cards in `held` are no more than
-   those of the next slot (the cards that go on it). */
-static inline int ends_room(uint64_t held, int runs, int card) {
-    uint64_t here = held & (1ULL << card | 1ULL << TWIN[card]);
-    return runs + (bit_count(here) <= bit_count(held & CHILDREN[card]));
-}
-
-/* Whether `card` can come into the columns holding `held` in `runs` runs at least: into an
-   empty column (the others then hold every card: `room` - 1 runs), or onto a card it fits
-   on that can be last. */
-static int ends_lands(uint64_t held, int runs, int room, int card) {
-    if (runs < room) return 1;
-    for (uint64_t q = PARENTS[card] & held; q; q &= q - 1)
-        if (ends_room(held, runs, __builtin_ctzll(q)) <= room) return 1;
-    return 0;
-}
-
-/* `closed_moves` with the reserve empty, each card into the columns only where it lands
-   (`ends_lands`) and each column card up only where it can be last. */
-static int ends_moves(const Rules *r, const Closed *here, const uint8_t f[4], int room,
-                      Closed *next) {
-    int n = 0, u = 0, start = r->start_rank, runs = here->runs;
-    uint64_t held = here->held, talon = here->talon, bits = talon & ~ENDS_TAG;
-    Closed ups[4 + 64]; /* the moves up, last: searched first */
-    for (int suit = 0; suit < 4; suit++) {
-        if (!f[suit]) continue;
-        int rank = start + f[suit] - 1, card = suit * 13 + (rank < 13 ? rank : rank - 13);
-        int more = runs_adding(held, runs, card);
-        if (more <= room && ends_lands(held, runs, room, card))
-            next[n++] = (Closed){talon, here->rest - (1U << 4 * suit), (uint8_t)more,
-                                 held | 1ULL << card, 0};
-    }
-    int pointer = (int)(here->rest >> CLOSED_POINTER & 0x3f), size = bit_count(bits);
-    int reached[64], k = 0;
-    if (pointer) reached[k++] = pointer;
-    for (int q = pointer; q < size;) reached[k++] = q = q + r->draw < size ? q + r->draw : size;
-    uint64_t m = bits; /* from the talon's (q-1)-th position on: q rises */
-    for (int x = 0, at = 1; x < k; x++) {
-        int q = reached[x];
-        for (; at < q; at++) m &= m - 1;
-        uint64_t left = talon & ~(m & -m);
-        int card = r->order[__builtin_ctzll(m)];
-        uint32_t moved = (here->rest & ~(0x3fU << CLOSED_POINTER)) | (uint32_t)(q - 1)
-                                                                          << CLOSED_POINTER;
-        if (next_up(r, f, card))
-            ups[u++] = (Closed){left, moved + (1U << 4 * (card / 13)), (uint8_t)runs, held, 0};
-        int more = runs_adding(held, runs, card);
-        if (more <= room && ends_lands(held, runs, room, card)) /* into the columns */
-            next[n++] = (Closed){left, moved, (uint8_t)more, held | 1ULL << card, 0};
-    }
-    for (int suit = 0; suit < 4; suit++) {
-        int rank = start + f[suit], card = suit * 13 + (rank < 13 ? rank : rank - 13);
-        if (f[suit] == 13 || !(held >> card & 1)) continue;
-        int fewer = runs_removing(held, runs, card);
-        if (fewer <= room && ends_room(held, runs, card) <= room)
-            ups[u++] = (Closed){talon, here->rest + (1U << 4 * suit), (uint8_t)fewer,
-                                held & ~(1ULL << card), 0};
-    }
-    for (int x = 0; x < u; x++) next[n++] = ups[x];
-    return n;
+static int closed_lost(const Rules *r, uint64_t talon, uint32_t rest, int level) {
+    return game_lost(r, talon, rest, level, 0);
 }
 
 /* board.Problem._ends_lost, for the state (talon with ENDS_TAG, rest) with `level` reserve
-   cards: `closed_lost` by `ends_moves`, the reserve's top into the columns only where it
-   lands. */
+   cards: `game_lost` with `ends`. */
 static int ends_lost(const Rules *r, uint64_t talon, uint32_t rest, int level) {
-    if (closed_gave_up) return 0;
-    const ClosedTable table = *closed_table(r), *memo = &table; /* kept in registers */
-    int known = closed_known(memo, talon, rest);
-    if (known >= 0) return known;
-    ClosedSet *set = &closed_sets[level];
-    __asm__("" : "+r"(set)); /* as in `closed_lost` */
-    closed_begin(set);
-    int room = (int)(rest >> CLOSED_ROOM);
-    int top = level ? r->reserve[level - 1] : 0;
-    uint64_t held = closed_held(r, talon & ~ENDS_TAG, rest, r->reserve_mask[level]);
-    Closed first = {talon, rest, (uint8_t)runs_held(held), held, 0};
-    if (first.runs > room) { /* never a state of the real game */
-        closed_remember(memo, talon, rest, 1);
-        return 1;
-    }
-    if (closed_add(set, &first, closed_hash(talon, rest), 0) < 1) return 0;
-    size_t count = 1;
-    size_t todo = 1, steps = 0;
-    set->stack[0] = 0;
-    while (todo) {
-        if (!(++steps & 0xfff) && closed_stopping()) {
-            closed_gave_up = 1;
-            return 0;
-        }
-        const Closed here = set->all[set->stack[--todo]];
-        uint8_t f[4];
-        for (int suit = 0; suit < 4; suit++) f[suit] = here.rest >> 4 * suit & 15;
-        if (f[0] + f[1] + f[2] + f[3] == 52) {
-            closed_remember(memo, talon, rest, 0);
-            return 0;
-        }
-        /* The reserve's top up, or into the columns where it lands: the game with one card
-           fewer. */
-        uint32_t fewer = here.rest - (1U << CLOSED_RESERVE_AT);
-        uint32_t ways[2];
-        int w = 0;
-        if (level && next_up(r, f, top)) ways[w++] = fewer + (1U << 4 * (top / 13));
-        if (level && ends_lands(here.held, here.runs, room, top)) ways[w++] = fewer;
-        for (int x = 0; x < w; x++) {
-            if (!ends_lost(r, here.talon, ways[x], level - 1)) {
-                if (!closed_gave_up) closed_remember(memo, talon, rest, 0);
-                return 0;
-            }
-        }
-        Closed next[8 + 2 * 64];
-        uint64_t hashes[8 + 2 * 64];
-        int n = ends_moves(r, &here, f, room, next);
-        size_t first_new = count;
-        for (int x = 0; x < n; x++) {
-            uint64_t hash = closed_hash(next[x].talon, next[x].rest);
-            int added = closed_add(set, &next[x], hash, count);
-            if (added < 0) return 0;
-            if (!added) continue;
-            if (memo->memo) __builtin_prefetch(closed_slot_of(memo, hash));
-            hashes[count - first_new] = hash;
-            count++;
-        }
-        for (size_t x = first_new; x < count; x++) {
-            int kn = closed_known_of(memo, &set->all[x], hashes[x - first_new]);
-            if (kn == 0) {
-                closed_remember(memo, talon, rest, 0);
-                return 0;
-            }
-            if (kn < 0) set->stack[todo++] = (uint32_t)x;
-            else set->all[x].known = 1;
-        }
-    }
-    for (size_t x = count; x-- > 0;) {
-        const Closed *ahead = &set->all[x >= 8 ? x - 8 : 0];
-        if (memo->memo) __builtin_prefetch(closed_slot(memo, ahead->talon, ahead->rest), 1);
-        if (!set->all[x].known) closed_remember(memo, set->all[x].talon, set->all[x].rest, 1);
-    }
-    return 1;
+    return game_lost(r, talon, rest, level, 1);
 }
 
 static int ends_game_lost(const Rules *r, const Work *w) {
-    if (!closed_last_pass(r, w)) return 0;
-    if (w->reserve > (r->draw == 3 ? ENDS_RESERVE : CLOSED_RESERVE_DRAW_1)) return 0;
-    if (w->reserve && r->draw == 1 && __builtin_popcountll(w->talon) > CLOSED_TALON_DRAW_1)
-        return 0;
-    int room = COLUMNS + breaks_of(w);
-    uint32_t rest = (uint32_t)(w->found[0] | w->found[1] << 4 | w->found[2] << 8 |
-                               w->found[3] << 12 | w->pointer << CLOSED_POINTER |
-                               w->reserve << CLOSED_RESERVE_AT |
-                               (room < 52 ? room : 52) << CLOSED_ROOM);
-    return ends_lost(r, w->talon | ENDS_TAG, rest, w->reserve);
+    uint32_t rest;
+    return closed_rest(r, w, ENDS_RESERVE, &rest) &&
+           ends_lost(r, w->talon | ENDS_TAG, rest, w->reserve);
 }
 
 /* The top-or-all test's counts: per suit, how many cards from the start rank may be up (a

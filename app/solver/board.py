@@ -818,69 +818,7 @@ class Problem:
         (with the reserve empty, under 1,000 states on the last-pass states sampled from
         lost deals); when lost, every state it reached is remembered lost, when won the
         first one is remembered won, by (talon, pointer, counts, room, reserve count)."""
-        memo = self._closed
-        first = (talon, pointer, found, room, count)
-        known = memo.get(first)
-        if known is not None:
-            return known
-        start = self.start_rank
-        full = (1 << 52) - 1
-        on_reserve = _bits(self.reserve[:count])
-        top = self.reserve[count - 1] if count else -1
-        seen = {first}
-        todo = [first]
-        while todo:
-            here = todo.pop()
-            t, p, f, _, _ = here
-            if sum(f) == 52:
-                memo[first] = False
-                return False
-            home = 0
-            for suit in range(4):
-                if f[suit] == 13:
-                    home |= _SUIT_BITS[suit]
-                elif f[suit]:
-                    home |= self._below[suit * 13 + (start + f[suit]) % 13]
-            held = full & ~home & ~_bits(t) & ~on_reserve
-            if not self._fits(held, room):
-                continue  # never a state of the real game
-            if count:
-                for g in self._top_leaves(f, top):  # the game with one card fewer
-                    if not self._closed_lost(t, p, g, room, count - 1):
-                        memo[first] = False
-                        return False
-            # The moves up last, so taken first: a game that can be won is won in fewer
-            # states (a lost one is searched in full in any order).
-            nexts: list[tuple[bytes, int, Foundations, int, int]] = []
-            ups: list[tuple[bytes, int, Foundations, int, int]] = []
-            for suit in range(4):
-                if f[suit]:  # a foundation's top down into the columns
-                    nexts.append((t, p, _raised(f, suit, -1), room, count))
-            for q, _, _ in self.reach(p, len(t), self.rules.passes or 0):
-                card = t[q - 1]
-                rest = t[: q - 1] + t[q:]
-                if self._next_up(f, card):
-                    ups.append((rest, q - 1, _raised(f, card // 13), room, count))
-                nexts.append((rest, q - 1, f, room, count))  # into the columns
-            for suit in range(4):
-                if f[suit] < 13 and held & _BIT[suit * 13 + (start + f[suit]) % 13]:
-                    ups.append((t, p, _raised(f, suit), room, count))  # a column card up
-            nexts += ups
-            for there in nexts:
-                if there in seen:
-                    continue
-                known = memo.get(there)
-                if known is False:
-                    memo[first] = False
-                    return False
-                seen.add(there)
-                if known is None:
-                    todo.append(there)
-        if len(memo) > 200_000:
-            memo.clear()
-        for here in seen:
-            memo[here] = True
-        return True
+        return self._game_lost(talon, pointer, found, room, count, ends=False)
 
     def ends_game_lost(self, state: State) -> bool:
         """In the last pass of limited passes (where `plays_closed_game`), with the reserve
@@ -946,7 +884,15 @@ class Problem:
         column and goes up from them a last card, cannot be won. Searched depth-first in
         full, one reserve count at a time, as `_closed_lost`; when lost, every state it
         reached is remembered lost, when won the first one won."""
-        memo = self._ends
+        return self._game_lost(talon, pointer, found, room, count, ends=True)
+
+    def _game_lost(
+        self, talon: bytes, pointer: int, found: Foundations, room: int, count: int, ends: bool
+    ) -> bool:
+        """`_closed_lost`, and with `ends` `_ends_lost` (each card into the columns only
+        where it lands, `_lands`, and up from them only where it can be last, `_ends_room`),
+        each with its own memo."""
+        memo = self._ends if ends else self._closed
         first = (talon, pointer, found, room, count)
         known = memo.get(first)
         if known is not None:
@@ -970,35 +916,38 @@ class Problem:
                 elif f[suit]:
                     home |= self._below[suit * 13 + (start + f[suit]) % 13]
             held = full & ~home & ~_bits(t) & ~on_reserve
-            runs = _runs_held(held)
-            if runs > room:
+            if not self._fits(held, room):
                 continue  # never a state of the real game
+            runs = _runs_held(held) if ends else 0  # for `_lands`
             if count:  # the reserve's top up, or into the columns: the game with one card fewer
-                ways = [_raised(f, top // 13)] if self._next_up(f, top) else []
-                if self._lands(held, runs, room, top):
-                    ways.append(f)
-                for g in ways:
-                    if not self._ends_lost(t, p, g, room, count - 1):
+                into = not ends or self._lands(held, runs, room, top)
+                for g in self._top_leaves(f, top, into):
+                    if not self._game_lost(t, p, g, room, count - 1, ends):
                         memo[first] = False
                         return False
+            # The moves up last, so taken first: a game that can be won is won in fewer
+            # states (a lost one is searched in full in any order).
             nexts: list[tuple[bytes, int, Foundations, int, int]] = []
             ups: list[tuple[bytes, int, Foundations, int, int]] = []
             for suit in range(4):
-                if f[suit] and self._lands(
-                    held, runs, room, suit * 13 + (start + f[suit] - 1) % 13
-                ):
+                down = suit * 13 + (start + f[suit] - 1) % 13
+                if f[suit] and (not ends or self._lands(held, runs, room, down)):
                     nexts.append((t, p, _raised(f, suit, -1), room, count))  # a top down
             for q, _, _ in self.reach(p, len(t), self.rules.passes or 0):
                 card = t[q - 1]
                 rest = t[: q - 1] + t[q:]
                 if self._next_up(f, card):
                     ups.append((rest, q - 1, _raised(f, card // 13), room, count))
-                if self._lands(held, runs, room, card):
+                if not ends or self._lands(held, runs, room, card):
                     nexts.append((rest, q - 1, f, room, count))  # into the columns
             for suit in range(4):
                 card = suit * 13 + (start + f[suit]) % 13
-                if f[suit] < 13 and held & _BIT[card] and self._ends_room(held, card) <= room:
-                    ups.append((t, p, _raised(f, suit), room, count))  # a last card up
+                if (
+                    f[suit] < 13
+                    and held & _BIT[card]
+                    and (not ends or self._ends_room(held, card) <= room)
+                ):
+                    ups.append((t, p, _raised(f, suit), room, count))  # a column card up
             nexts += ups
             for there in nexts:
                 if there in seen:
@@ -1016,10 +965,11 @@ class Problem:
             memo[here] = True
         return True
 
-    def _top_leaves(self, found: Foundations, top: int) -> list[Foundations]:
-        """For `_closed_lost` with reserve cards: the foundations' counts once the
-        reserve's top card `top` has left, up (when it is next) or into the columns."""
-        return [_raised(found, top // 13), found] if self._next_up(found, top) else [found]
+    def _top_leaves(self, found: Foundations, top: int, into: bool = True) -> list[Foundations]:
+        """For `_game_lost` with reserve cards: the foundations' counts once the reserve's
+        top card `top` has left, up (when it is next) or into the columns (when `into`)."""
+        up = [_raised(found, top // 13)] if self._next_up(found, top) else []
+        return [*up, found] if into else up
 
     def _next_up(self, found: Foundations, card: int) -> bool:
         """Whether `card` is next on its foundation, with the counts `found` (as `successors`

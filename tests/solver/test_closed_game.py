@@ -252,8 +252,8 @@ RESERVE_SAMPLES = [(38, True), (79, True), (119, True), (22, False), (131, False
 class _UpOnly(Problem):
     """The closed game whose reserve top only ever goes up, never into the columns: wrong."""
 
-    def _top_leaves(self, found: Foundations, top: int) -> list[Foundations]:
-        ways = super()._top_leaves(found, top)
+    def _top_leaves(self, found: Foundations, top: int, into: bool = True) -> list[Foundations]:
+        ways = super()._top_leaves(found, top, into)
         return ways[:1] if len(ways) == 2 else []
 
 
