@@ -208,7 +208,9 @@ static int column_with_top(const Work *w, int card) {
 /* The bits set in x: __builtin_popcountll is a call into libgcc unless the build may
    use the popcnt instruction, which it does not assume; so on x86-64 the instruction
    where the processor has it (told when the module loads), else the sum in steps. */
+#if defined(__x86_64__) && defined(__GNUC__)
 static int has_popcnt;
+#endif
 
 static int bit_count(uint64_t x) {
 #if defined(__x86_64__) && defined(__GNUC__)
