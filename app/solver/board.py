@@ -791,14 +791,21 @@ class Problem:
         (`_closed_lost` with a count), under draw 1 as under draw 3: the waste is a pile
         either way, and `reach` gives its tops.
         """
+        room = self._closed_room(state, CLOSED_RESERVE)
+        return room is not None and self._closed_lost(state[1], state[2], state[4], room, state[3])
+
+    def _closed_room(self, state: State, most: int) -> int | None:
+        """The guard of `closed_game_lost` and `ends_game_lost` (the last pass of limited
+        passes where `plays_closed_game`, talon left, at most `most` reserve cards drawing
+        three, `CLOSED_RESERVE_DRAW_1` over at most `CLOSED_TALON_DRAW_1` talon cards
+        drawing one): the runs the columns may be in when it holds, else None."""
         if not self.plays_closed_game or state[5] < (self.rules.passes or 0) or not state[1]:
-            return False
-        if state[3] > (CLOSED_RESERVE if self.rules.draw == 3 else CLOSED_RESERVE_DRAW_1):
-            return False
+            return None
+        if state[3] > (most if self.rules.draw == 3 else CLOSED_RESERVE_DRAW_1):
+            return None
         if state[3] and self.rules.draw == 1 and len(state[1]) > CLOSED_TALON_DRAW_1:
-            return False
-        room = COLUMNS + _breaks(state[0])
-        return self._closed_lost(state[1], state[2], state[4], room, state[3])
+            return None
+        return COLUMNS + _breaks(state[0])
 
     def _fits(self, held: int, room: int) -> bool:
         """Whether `held` fits in `room` runs (`_runs_to_hold`, as `_runs_held`)."""
@@ -845,25 +852,19 @@ class Problem:
         million with the closed game alone; deals 0-99 at 2 million nodes: 7 unknown
         became 1 (82), in 45 % of the nodes (docs/solver.md).
         """
-        if not self.plays_closed_game or state[5] < (self.rules.passes or 0) or not state[1]:
-            return False
-        if state[3] > (ENDS_RESERVE if self.rules.draw == 3 else CLOSED_RESERVE_DRAW_1):
-            return False
-        if state[3] and self.rules.draw == 1 and len(state[1]) > CLOSED_TALON_DRAW_1:
-            return False
-        room = COLUMNS + _breaks(state[0])
-        return self._ends_lost(state[1], state[2], state[4], room, state[3])
+        room = self._closed_room(state, ENDS_RESERVE)
+        return room is not None and self._ends_lost(state[1], state[2], state[4], room, state[3])
 
     @staticmethod
-    def _ends_room(held: int, card: int) -> int:
-        """For `ends_game_lost`: at least how many runs hold `held` with `card` (one of them)
-        last, nothing on it: `_runs_held`, and one more when the cards of `card`'s slot in
-        `held` are no more than those of the next slot (the cards that go on it), as each
-        link between the two slots then needs `card` (`_runs_held` counts the smaller
-        number of the two slots' cards as links)."""
+    def _ends_room(held: int, runs: int, card: int) -> int:
+        """For `ends_game_lost`: at least how many runs hold `held` (in `runs` at least, its
+        `_runs_held`) with `card` (one of them) last, nothing on it: `runs`, and one more
+        when the cards of `card`'s slot in `held` are no more than those of the next slot
+        (the cards that go on it), as each link between the two slots then needs `card`
+        (`_runs_held` counts the smaller number of the two slots' cards as links)."""
         here = held & (_BIT[card] | _BIT[card + 13 * (_TWIN_SUIT[card // 13] - card // 13)])
         on = held & _CHILD_BITS[card]
-        return _runs_held(held) + (here.bit_count() <= on.bit_count())
+        return runs + (here.bit_count() <= on.bit_count())
 
     @classmethod
     def _lands(cls, held: int, runs: int, room: int, card: int) -> bool:
@@ -872,7 +873,7 @@ class Problem:
         hold every column card, `room` - 1 runs), or onto a card it fits on that can be a
         last card."""
         return runs < room or any(
-            held & _BIT[q] and cls._ends_room(held, q) <= room for q in _PARENTS[card]
+            held & _BIT[q] and cls._ends_room(held, runs, q) <= room for q in _PARENTS[card]
         )
 
     def _ends_lost(
@@ -945,7 +946,7 @@ class Problem:
                 if (
                     f[suit] < 13
                     and held & _BIT[card]
-                    and (not ends or self._ends_room(held, card) <= room)
+                    and (not ends or self._ends_room(held, runs, card) <= room)
                 ):
                     ups.append((t, p, _raised(f, suit), room, count))  # a column card up
             nexts += ups

@@ -22,8 +22,8 @@ class _Cramped(Problem):
     """A last card that needs one run more than it does: wrong."""
 
     @staticmethod
-    def _ends_room(held: int, card: int) -> int:
-        return Problem._ends_room(held, card) + 1
+    def _ends_room(held: int, runs: int, card: int) -> int:
+        return Problem._ends_room(held, runs, card) + 1
 
 
 def _judged(rules: Rules, position: Position) -> tuple[int, int, int, int, int]:
