@@ -13,7 +13,7 @@ from app.engine import DealCode, Position, Rules
 from app.solver import Budget, Verdict
 from app.solver import search as search_module
 from app.solver.board import _CHILDREN, _SLOT, Problem, State, _runs_to_hold
-from app.solver.search import Solver
+from app.solver.search import Solution, Solver
 
 from .helpers import every_rules, every_state, naive_winnable, small_position
 from .test_core import core_of, last_pass_walks
@@ -218,6 +218,25 @@ def counting_cuts(
     return answers
 
 
+def solved_alike(
+    token: str, number: int, nodes: int, test: str, monkeypatch: pytest.MonkeyPatch
+) -> Solution:
+    """Deal `number` under `token` solved within `nodes` by the core and by Python: the
+    same verdict in the same nodes (more than 50), the Python search's dead-end test
+    `Problem.<test>` cutting on the way; the core's solution."""
+    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
+    position = Position.deal(DealCode(rules, number=number).deck)
+    budget = Budget(nodes=nodes, seconds=120)
+    core = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    monkeypatch.setenv("CANFIELD_SOLVER", "python")
+    cuts = counting_cuts(monkeypatch, test)
+    reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
+    assert core.nodes > 50
+    assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
+    assert any(cuts)
+    return core
+
+
 def _hold_sample(seed: int) -> tuple[Rules, Position]:
     rules = COUNTED[seed % len(COUNTED)]
     rng = random.Random(f"hold/{seed}")
@@ -291,16 +310,9 @@ def test_the_core_searches_node_for_node_like_python_where_the_run_count_cuts(
 ) -> None:
     """Decided within the first run with the run count cutting, the core enters the very
     states the Python search does."""
-    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
-    position = Position.deal(DealCode(rules, number=number).deck)
-    budget = Budget(nodes=search_module.Solver.FIRST_RUN_NODES, seconds=120)
-    core = Solver(Problem.of(position, rules)).solve_position(position, budget)
-    monkeypatch.setenv("CANFIELD_SOLVER", "python")
-    cuts = counting_cuts(monkeypatch)
-    reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
-    assert core.verdict is not Verdict.UNKNOWN and core.nodes > 50
-    assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
-    assert any(cuts)
+    nodes = search_module.Solver.FIRST_RUN_NODES
+    core = solved_alike(token, number, nodes, "columns_cannot_hold", monkeypatch)
+    assert core.verdict is not Verdict.UNKNOWN
 
 
 class _CountAlone(Problem):

@@ -14,7 +14,7 @@ from app.solver.search import Solver
 
 from .helpers import every_state
 from .test_closed_game import _closed_sample
-from .test_columns_hold import _hold_sample, counting_cuts
+from .test_columns_hold import _hold_sample, solved_alike
 from .test_core import core_of
 
 
@@ -92,16 +92,8 @@ def test_the_core_searches_node_for_node_like_python_where_the_ends_game_cuts(
     """App draw 3 three-pass deal 24 and app draw 1 deals 8 and 30, won with the game
     proving last-pass states lost on the way: the core enters the very states the Python
     search does."""
-    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
-    position = Position.deal(DealCode(rules, number=number).deck)
-    budget = Budget(nodes=10_000, seconds=120)
-    core = Solver(Problem.of(position, rules)).solve_position(position, budget)
-    monkeypatch.setenv("CANFIELD_SOLVER", "python")
-    cuts = counting_cuts(monkeypatch, "ends_game_lost")
-    reference = Solver(Problem.of(position, rules)).solve_position(position, budget)
-    assert core.verdict is Verdict.WON and core.nodes > 50
-    assert (core.verdict, core.nodes) == (reference.verdict, reference.nodes)
-    assert any(cuts)
+    core = solved_alike(token, number, 10_000, "ends_game_lost", monkeypatch)
+    assert core.verdict is Verdict.WON
 
 
 def test_app_draw_3_deal_487_is_proved_lost_in_few_nodes() -> None:
