@@ -5432,15 +5432,6 @@ static void line_step(const Rules *r, const Work *w, const Step *step, Work *out
     unpack(&packed, out);
 }
 
-/* Where `key` last lies on the line (its slots hold a place + 1, 0 empty), or -1. */
-static int64_t line_place(const uint32_t *slots, size_t mask, const Fp *keys, Fp key) {
-    for (size_t i = (size_t)key.a & mask;; i = (i + 1) & mask) {
-        if (!slots[i]) return -1;
-        const Fp *k = &keys[slots[i] - 1];
-        if (k->a == key.a && k->b == key.b) return (int64_t)slots[i] - 1;
-    }
-}
-
 /* search.py's `_shortcut` (the same line, as the keys and values are board.py's): the
    states of a winning line made again step by step, each key with its last place on the
    line; then from the start, each time the step to the furthest later state of the line
@@ -5455,15 +5446,14 @@ static PyObject *Core_shortcut(Core *self, PyObject *args) {
     if (!own_state(self, obj, &r, &here)) return NULL;
     PyObject *fast = PySequence_Fast(seq, "steps must be a sequence of (draws, card, target)");
     if (!fast) return NULL;
-    size_t n = (size_t)PySequence_Fast_GET_SIZE(fast), size = 1;
-    while (size < 2 * (n + 1)) size <<= 1;
+    size_t n = (size_t)PySequence_Fast_GET_SIZE(fast);
     Step *steps = malloc((n + 1) * sizeof(Step));
-    Fp *keys = malloc((n + 1) * sizeof(Fp));
     int32_t *values = malloc((n + 1) * sizeof(int32_t));
-    uint32_t *slots = calloc(size, sizeof(uint32_t));
     Child *out = malloc(MAX_CHILDREN * sizeof(Child));
+    Memory mem = {0};
+    Table line = {0}; /* each key -> its last place on the line */
     PyObject *result = NULL;
-    if (!steps || !keys || !values || !slots || !out || n >= UINT32_MAX) {
+    if (!steps || !values || !out || n >= INT32_MAX) {
         PyErr_NoMemory();
         goto done;
     }
@@ -5481,15 +5471,14 @@ static PyObject *Core_shortcut(Core *self, PyObject *args) {
             line_step(&r, &w, &steps[i - 1], &next);
             w = next;
         }
-        keys[i] = key_of(&r, &w);
         values[i] = value_of(&r, &w);
-        int64_t at = line_place(slots, size - 1, keys, keys[i]);
-        size_t slot = (size_t)keys[i].a & (size - 1);
-        if (at >= 0)
-            while (slots[slot] != (uint32_t)at + 1) slot = (slot + 1) & (size - 1);
-        else
-            while (slots[slot]) slot = (slot + 1) & (size - 1);
-        slots[slot] = (uint32_t)i + 1;
+        int added;
+        Slot *slot = table_put(&line, &mem, key_of(&r, &w), (int32_t)i, &added);
+        if (!slot) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        slot->value = (int32_t)i;
     }
     if (w.found[0] + w.found[1] + w.found[2] + w.found[3] != 52) {
         PyErr_SetString(PyExc_ValueError, "the steps are not a winning line from this state");
@@ -5507,7 +5496,8 @@ static PyObject *Core_shortcut(Core *self, PyObject *args) {
             child_of(&r, &here, &out[k], &child);
             pack(&child, &packed);
             unpack(&packed, &child);
-            int64_t j = line_place(slots, size - 1, keys, key_of(&r, &child));
+            const Slot *at = table_find(&line, key_of(&r, &child));
+            int64_t j = at ? at->value : -1;
             if (j > best && value_of(&r, &child) <= values[j]) {
                 best = j;
                 best_child = child;
@@ -5529,10 +5519,9 @@ static PyObject *Core_shortcut(Core *self, PyObject *args) {
 done:
     Py_DECREF(fast);
     free(steps);
-    free(keys);
     free(values);
-    free(slots);
     free(out);
+    table_free(&line, &mem);
     return result;
 }
 
