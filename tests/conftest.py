@@ -52,6 +52,15 @@ def _as_postgres(*command: str) -> list[str]:
     return list(command)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`make test` runs `--dist loadgroup`) every test of the
+    session-wide cluster (tests/cluster/conftest.py) goes to one worker, so that one
+    cluster is started for them all rather than one a worker."""
+    for item in items:
+        if "cluster" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("cluster"))
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """A throwaway PostgreSQL cluster on 127.0.0.1 and a free port; yields its admin URL."""
