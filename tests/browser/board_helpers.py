@@ -7,6 +7,8 @@ from typing import Any
 
 from playwright.sync_api import APIRequestContext, Locator, Page, expect
 
+from app.solver import STILL_WINNABLE_BUDGET
+
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 PILES = [
@@ -15,6 +17,12 @@ PILES = [
 ]  # fmt: skip
 # The sizes the board must fit: two phones, a tablet, a laptop.
 SIZES = [PHONE, {"width": 390, "height": 844}, {"width": 768, "height": 1024}, DESKTOP]
+# How long (ms) the page may wait for the computer player's answer (a hint, a "still
+# winnable?" verdict): the search runs in a solver worker that the server's first search
+# spawns, for up to STILL_WINNABLE_BUDGET (10 s) of its own, on a machine that `make
+# test` shares with other test workers and their browsers. Playwright's default of 5 s
+# is shorter than the server may rightly take.
+COMPUTER_WAIT = int((STILL_WINNABLE_BUDGET.seconds + 20) * 1000)
 
 
 def open_deal(page: Page, code: str) -> str:

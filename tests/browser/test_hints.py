@@ -17,6 +17,7 @@ from app.solver.deals import winnable_numbers
 from tests.shared import SPOIL_DECK, SPOIL_RULES
 
 from .board_helpers import (
+    COMPUTER_WAIT,
     DESKTOP,
     PHONE,
     PILES,
@@ -51,7 +52,7 @@ def hinted_move(page: Page) -> str:
     """The move the hint message says in words ("Hint: move the queen of clubs to column
     2." is QC-t2): cards and piles in words, never the move's notation (SPEC §11)."""
     message = page.locator("#message p.note")
-    expect(message).to_have_text(re.compile(r"^Hint: .*\.$"))
+    expect(message).to_have_text(re.compile(r"^Hint: .*\.$"), timeout=COMPUTER_WAIT)
     found = HINT_WORDS.match(message.inner_text())
     assert found, message.inner_text()
     if found["draw"]:
@@ -101,7 +102,8 @@ def test_a_spoiled_position_is_told_plainly(page: Page) -> None:
     page.locator("#hint").click()
     message = page.locator("#message p.note")
     expect(message).to_have_text(
-        "No winning line from here; undo 1 move to get back to a winnable position."
+        "No winning line from here; undo 1 move to get back to a winnable position.",
+        timeout=COMPUTER_WAIT,
     )
     expect(page.locator(".hinted")).to_have_count(0)
 
@@ -127,18 +129,18 @@ def test_the_still_winnable_switch_shows_its_verdict_after_each_move(page: Page)
     verdict = page.locator("#winnable")
     expect(verdict).to_have_text("Still winnable?")
     switch.check()
-    expect(verdict).to_have_text("Still winnable")
+    expect(verdict).to_have_text("Still winnable", timeout=COMPUTER_WAIT)
     card(page, "KS").click()  # KS-t2 spoils the game
     wait_version(page, 1)
-    expect(verdict).to_have_text("No longer winnable")
+    expect(verdict).to_have_text("No longer winnable", timeout=COMPUTER_WAIT)
     expect(verdict).to_have_attribute("data-state", "no")
     page.locator("#undo").click()
     wait_version(page, 2)
-    expect(verdict).to_have_text("Still winnable")
+    expect(verdict).to_have_text("Still winnable", timeout=COMPUTER_WAIT)
     # Remembered for the player: a reload (and their next game) opens with it on.
     page.reload()
     expect(switch).to_be_checked()
-    expect(verdict).to_have_text("Still winnable")
+    expect(verdict).to_have_text("Still winnable", timeout=COMPUTER_WAIT)
     switch.uncheck()
     expect(verdict).to_have_text("Still winnable?")
     page.reload()
@@ -163,9 +165,11 @@ def test_the_hint_button_and_switch_fit_the_layout(
         page.get_by_role("checkbox", name="Still winnable?").check()
         page.locator("#pile-stock button").click()  # a fanned waste beside the switch
         wait_version(page, 1)
-        expect(page.locator("#winnable")).not_to_have_text(re.compile("Checking|\\?$"))
+        expect(page.locator("#winnable")).not_to_have_text(
+            re.compile("Checking|\\?$"), timeout=COMPUTER_WAIT
+        )
         page.locator("#hint").click()
-        expect(page.locator("#message p.note")).to_be_visible()
+        expect(page.locator("#message p.note")).to_be_visible(timeout=COMPUTER_WAIT)
         width, height = size["width"], size["height"]
         switch = box_of(page.locator(".assist .toggle"))
         assert switch["height"] >= 20  # big enough to hit

@@ -74,7 +74,9 @@ def test_a_new_player_chooses_plays_wins_and_sees_the_results(newcomer: Page, sh
     page.goto(f"/games/{game['id']}")
     card(page, "KS").click()
     box = page.locator(".win-box")
-    expect(box).to_be_visible()
+    # It shows when the cards' cascade ends, 3.8 s of animation by design (51 × 45 ms of
+    # delays and 1.5 s): as in test_game, more than Playwright's default 5 s on a busy machine.
+    expect(box).to_be_visible(timeout=10_000)
     expect(box).to_contain_text("You won!")
     expect(box.locator(".score-parts")).to_contain_text("51 cards × 10")
     expect(box.locator(".score-parts")).to_contain_text("Time bonus")
