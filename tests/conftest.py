@@ -52,6 +52,7 @@ def _as_postgres(*command: str) -> list[str]:
     return list(command)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (`make test` runs `--dist loadgroup`) every test of the
     session-wide cluster (tests/cluster/conftest.py) goes to one worker, so that one
