@@ -8,8 +8,9 @@ import asyncio
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -29,6 +30,15 @@ T = TypeVar("T")
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
     return settings.model_copy(update={"solver_workers": 1})
+
+
+async def until(condition: Callable[[], object], seconds: float = 30.0) -> None:
+    """Wait on the loop until `condition()` holds (what the scenario waits for, however
+    busy the machine), for at most `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {seconds} s for {condition}"
+        await asyncio.sleep(0.01)
 
 
 @contextmanager
@@ -73,15 +83,16 @@ def test_a_search_waiting_for_a_worker_holds_up_no_other_request(
 
 def test_a_players_newer_search_takes_the_place_of_their_waiting_one(app: FastAPI) -> None:
     computer = computer_for(app)
+    gate = computer.pool.gate
 
     async def scenario() -> tuple[BaseException | bool | None, bool | None]:
         opening = Game(DealCode.parse(CODE))
         first = asyncio.create_task(computer.still_winnable("alice", opening, []))
-        await asyncio.sleep(0.2)  # the first check holds alice's search and waits
+        await until(lambda: gate.waiting == 1)  # the first check holds alice's search and waits
         drawn = Game.replay(CODE, ["draw"])
         second = asyncio.create_task(computer.still_winnable("alice", drawn, ["draw"]))
-        await asyncio.sleep(0.2)
-        computer.pool.gate.leave()  # the worker is free again
+        await until(lambda: first.done() and gate.waiting == 1)  # the second waits in its place
+        gate.leave()  # the worker is free again
         earlier = (await asyncio.gather(first, return_exceptions=True))[0]
         return earlier, await second
 
@@ -140,7 +151,7 @@ def test_a_full_queue_turns_work_away_at_once(app: FastAPI) -> None:
 
     async def scenario() -> None:
         waiting = asyncio.create_task(computer.hint("alice", CODE, []))
-        await asyncio.sleep(0.2)
+        await until(lambda: computer.pool.gate.waiting == 1)  # alice's waits for the worker
         with pytest.raises(ComputerBusy):
             await computer.hint("bob", CODE, [])
         computer.pool.gate.leave()
@@ -153,22 +164,23 @@ def test_a_full_queue_turns_work_away_at_once(app: FastAPI) -> None:
             run_in_own_loop(computer.pool.gate.enter())
 
 
-def test_a_search_whose_client_left_holds_the_players_place_until_it_ends(app: FastAPI) -> None:
+def test_a_search_whose_client_left_holds_the_players_place_until_it_ends(
+    app: FastAPI, tmp_path: Path
+) -> None:
     computer = computer_for(app)
+    started = tmp_path / "started"
 
     async def scenario() -> None:
-        leaving = asyncio.create_task(computer._search("alice", time.sleep, 1.5))
-        await asyncio.sleep(0.8)  # the worker has it (and has started, after a spawn)
+        # A search of 1.5 s that says when the worker has begun it.
+        job = f"touch {started} && sleep 1.5"
+        leaving = asyncio.create_task(computer._search("alice", os.system, job))
+        await until(started.exists)  # the worker has it (and has started, after a spawn)
         leaving.cancel()
         await asyncio.gather(leaving, return_exceptions=True)
         with pytest.raises(SearchRefused):  # it still runs: alice has her one search
             await computer.hint("alice", CODE, [])
-        for _ in range(50):
-            await asyncio.sleep(0.1)
-            if computer.searches.take("alice", "probe", 60.0):
-                break
-        else:
-            raise AssertionError("alice's search was never given back")
+        # ... until it ends: then it is given back.
+        await until(lambda: computer.searches.take("alice", "probe", 60.0))
         computer.searches.give_back("alice", "probe")
         assert computer.pool.gate.waiting == 0
         assert (await computer.hint("alice", CODE, [])).move is not None
