@@ -29,7 +29,12 @@ def test_a_players_search_on_one_server_holds_their_next_on_another(cluster: Clu
 
         thinking = threading.Thread(target=ask_still_winnable)
         thinking.start()
-        time.sleep(1.0)  # the search is running on app server 1
+        # The search is running on app server 1: the database holds the player's search.
+        (player,) = cluster.sql("SELECT player_id FROM games WHERE id = %s", slow["id"])[0]
+        deadline = time.monotonic() + 30
+        while not cluster.sql("SELECT 1 FROM searches WHERE player_id = %s", player):
+            assert time.monotonic() < deadline, "the search was never taken"
+            time.sleep(0.02)
         with cluster.client(app=2, cookies=cookies) as second:
             held = second.post(f"/api/games/{quick['id']}/hint", json={})
         with cluster.client(app=2) as other:
