@@ -69,13 +69,18 @@ def test_connections_the_server_closed_are_replaced_without_an_error(
     with admin.connect() as connection:
         ended = connection.execute(
             text(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity "
                 "WHERE datname = :name AND pid <> pg_backend_pid()"
             ),
             {"name": engine.url.database},
         ).all()
+        assert ended  # the pool's connection was among them
+        # The server's goodbye reaches the socket: the backends have exited.
+        deadline = time.monotonic() + 30
+        alive = text("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(:pids)")
+        while connection.execute(alive, {"pids": [pid for pid, _ in ended]}).scalar_one():
+            assert time.monotonic() < deadline, "the backends did not end"
+            time.sleep(0.02)
     admin.dispose()
-    assert ended  # the pool's connection was among them
-    time.sleep(0.2)  # the server's goodbye reaches the socket
     assert store.act("player", stored.id, draw()).version == 2
     assert store.load_game("player", stored.id).version == 2
