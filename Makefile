@@ -12,10 +12,14 @@ run: setup
 test: setup-dev system-deps
 	$(VENV)/bin/ruff check app tests bench migrations
 	$(VENV)/bin/mypy
-	# the engine's and solver's tests are pure CPU: spread over the cores; the rest start
-	# servers, databases and browsers of their own, one at a time
+	# the engine's and solver's tests are pure CPU: spread over the cores
 	$(PY) -m pytest -n auto --durations=10 tests/engine tests/solver
-	$(PY) -m pytest --durations=10 --ignore=tests/engine --ignore=tests/solver
+	# the rest wait on servers, databases and browsers, so two workers overlap the waits:
+	# each starts its own PostgreSQL, app server and Chromium (free ports, its own temp
+	# folders); the tests of the one shared cluster stay on one worker (--dist loadgroup,
+	# tests/conftest.py). Two, not more: the waits then overlap and the CPU is full, and
+	# each more worker adds its servers' CPU and slows the rest (3 and 4 were no faster here)
+	$(PY) -m pytest -n 2 --dist loadgroup --durations=10 --ignore=tests/engine --ignore=tests/solver
 
 lint: setup-dev
 	$(VENV)/bin/ruff check app tests bench migrations
