@@ -53,6 +53,7 @@ _PARENTS = [
 _CHILDREN = [tuple(c for c in range(52) if p in _PARENTS[c]) for p in range(52)]
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # the suits of the other colour, by suit
 _TWIN_SUIT = (3, 2, 1, 0)  # the other suit of the same colour
+_TWIN = [_TWIN_SUIT[c // 13] * 13 + c % 13 for c in range(52)]  # same rank and colour
 _BIT = [1 << c for c in range(52)]
 
 # How many reserve cards deeper `Problem.reserve_stuck` looks (each one costs more), by
@@ -862,7 +863,7 @@ class Problem:
         when the cards of `card`'s slot in `held` are no more than those of the next slot
         (the cards that go on it), as each link between the two slots then needs `card`
         (`_runs_held` counts the smaller number of the two slots' cards as links)."""
-        here = held & (_BIT[card] | _BIT[card + 13 * (_TWIN_SUIT[card // 13] - card // 13)])
+        here = held & (_BIT[card] | _BIT[_TWIN[card]])
         on = held & _CHILD_BITS[card]
         return runs + (here.bit_count() <= on.bit_count())
 
@@ -1877,7 +1878,7 @@ class Problem:
         ranks = left[card // 13]
         if ranks & -ranks == 1 << self.rel[card]:
             return True
-        twin = _TWIN_SUIT[card // 13] * 13 + card % 13
+        twin = _TWIN[card]
         for p in _cards_of(_PARENT_BITS[card] & ~up & (lasts | ~members)):
             c = on[p]
             if c < 0:
