@@ -5410,8 +5410,17 @@ static PyObject *Core_successors(Core *self, PyObject *obj) {
     return list;
 }
 
-/* A step of the line made again (`child_of`, packed as the search keeps a state): a talon
-   step's pass from `reach`, whose draws name one waste top each. */
+/* The child `c` of `w` as the search keeps a state (`child_of`, then packed). */
+static void kept_child(const Rules *r, const Work *w, const Child *c, Work *out) {
+    Work child;
+    Packed packed;
+    child_of(r, w, c, &child);
+    pack(&child, &packed);
+    unpack(&packed, out);
+}
+
+/* A step of the line made again (`kept_child`): a talon step's pass from `reach`, whose
+   draws name one waste top each. */
 static void line_step(const Rules *r, const Work *w, const Step *step, Work *out) {
     Child c;
     memset(&c, 0, sizeof c);
@@ -5425,11 +5434,7 @@ static void line_step(const Rules *r, const Work *w, const Step *step, Work *out
         for (int k = 0; k < n; k++)
             if (reached[k].draws == step->draws) c.added = (uint8_t)reached[k].added;
     }
-    Work child;
-    Packed packed;
-    child_of(r, w, &c, &child);
-    pack(&child, &packed);
-    unpack(&packed, out);
+    kept_child(r, w, &c, out);
 }
 
 /* search.py's `_shortcut` (the same line, as the keys and values are board.py's): the
@@ -5492,10 +5497,7 @@ static PyObject *Core_shortcut(Core *self, PyObject *args) {
         int best_k = -1;
         for (int k = 0; k < count; k++) {
             Work child;
-            Packed packed;
-            child_of(&r, &here, &out[k], &child);
-            pack(&child, &packed);
-            unpack(&packed, &child);
+            kept_child(&r, &here, &out[k], &child);
             const Slot *at = table_find(&line, key_of(&r, &child));
             int64_t j = at ? at->value : -1;
             if (j > best && value_of(&r, &child) <= values[j]) {
