@@ -193,6 +193,8 @@ typedef struct {
     int64_t beam_after, beam_first; /* one thread's beams (`one_beam`): BEAM_FAIR_GO and
                                        BEAM_FIRST_WIDTH, or a test's */
     uint64_t opening; /* Core.opening: the search is that one shuffled run (0: the schedule) */
+    int64_t leave_every; /* Core.leave_every: a test's; each run also leaves every n-th fresh
+                            child for last (`advance`) as if the other thread were in it */
     int8_t order_at[52]; /* each card's place in `order`, -1 if none (`order_places`) */
     int covered_off; /* Core.covered_memo False: `top_covered` remembers nothing */
 } Rules;
@@ -3981,7 +3983,33 @@ typedef struct {
     int64_t helper_spent; /* the helper's part of them (atomic) */
     int64_t main_cpu;     /* the main thread's CPU time then, in nanoseconds (atomic) */
     int halt;             /* atomic */
+    uint64_t *busy; /* BUSY_SLOTS keys per thread, main then helper (`busy_mark`); or NULL */
 } Team;
+
+/* The states on each thread's path, by key (the key's first word in the slot it picks;
+   another state may overwrite it, which only changes an order): a thread that comes to a
+   child the other thread is searching leaves it for last among its siblings (`advance`),
+   as it is likely proved by the time it comes back to it. */
+#define BUSY_SLOTS (1 << 16)
+
+static inline uint64_t *busy_slot(const Team *team, int helper, Fp key) {
+    return &team->busy[(size_t)helper * BUSY_SLOTS + (key.a & (BUSY_SLOTS - 1))];
+}
+
+static inline void busy_mark(const Team *team, int helper, Fp key) {
+    if (team && team->busy) __atomic_store_n(busy_slot(team, helper, key), key.a, __ATOMIC_RELAXED);
+}
+
+static inline void busy_clear(const Team *team, int helper, Fp key) {
+    if (!team || !team->busy) return;
+    uint64_t *slot = busy_slot(team, helper, key);
+    if (__atomic_load_n(slot, __ATOMIC_RELAXED) == key.a) __atomic_store_n(slot, 0, __ATOMIC_RELAXED);
+}
+
+static inline int busy_other(const Team *team, int helper, Fp key) {
+    return team && team->busy &&
+           __atomic_load_n(busy_slot(team, !helper, key), __ATOMIC_RELAXED) == key.a;
+}
 
 typedef struct {
     Packed state;
@@ -3990,6 +4018,8 @@ typedef struct {
     int32_t index, low;
     int16_t draws; /* the step that reached it */
     int8_t card, target;
+    int32_t redo; /* the first child left for last (`busy_other`), `count` if none; -1 in
+                     the sweep back over them */
 } Frame;
 
 typedef struct {
@@ -4050,6 +4080,8 @@ typedef struct {
        classes; NULL for every other run. */
     Table *relay;
     int relay_classes;
+    int64_t left;  /* children left for last (`advance`) */
+    int64_t fresh; /* children come to that test, with `leave_every` */
 } Run;
 
 /* Whether w's reserve is stuck (`reserve_stuck`), remembering the answer: the test is a
@@ -4084,6 +4116,8 @@ static int priority_then_draws_less(const Child *x, const Child *y) {
 static int flush(Run *run, int wait);
 
 static void run_free(Run *run) {
+    for (size_t d = 0; d < run->depth; d++)
+        busy_clear(run->team, run->helper, run->nodes[run->stack[d].index].key);
     if (run->n_pending) flush(run, 1); /* out of memory: then fewer proofs are kept */
     table_free(&run->index, run->mem);
     release(run->mem, run->nodes, run->cap * sizeof(Node));
@@ -4412,7 +4446,8 @@ static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int 
     Frame *frame = &run->stack[run->depth++];
     pack(w, &frame->state);
     *frame = (Frame){frame->state, rng, count, 0, (int32_t)index, (int32_t)index,
-                     (int16_t)draws, (int8_t)card, (int8_t)target};
+                     (int16_t)draws, (int8_t)card, (int8_t)target, count};
+    busy_mark(run->team, run->helper, key);
     return 1;
 }
 
@@ -4484,6 +4519,13 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
                     frame->low = seen->value;
                 continue;
             }
+            if (frame->redo >= 0 && frame->next < frame->count &&
+                (busy_other(run->team, run->helper, key) ||
+                 (run->r->leave_every && ++run->fresh % run->r->leave_every == 0))) {
+                if (frame->next - 1 < frame->redo) frame->redo = frame->next - 1;
+                run->left++;
+                continue;
+            }
             nodes++;
             if (child->won) {
                 run->won = *child;
@@ -4520,7 +4562,13 @@ static int advance(Run *run, int64_t limit, double deadline, int64_t *spent) {
             crowd(run, nodes, time);
             continue;
         }
+        if (frame->redo >= 0 && frame->redo < frame->count) { /* back to those left */
+            frame->next = frame->redo;
+            frame->redo = -1;
+            continue;
+        }
         /* Every child done: close a component (all of it lost), or pass `low` up. */
+        busy_clear(run->team, run->helper, run->nodes[frame->index].key);
         run->depth--;
         if (run->depth >= run->kept)
             run->arena_used -= (size_t)frame->count;
@@ -4553,7 +4601,14 @@ typedef struct {
     int64_t nodes;
     Step *steps;
     size_t length;
+    int64_t left_for_last; /* children left for last (`advance`), every run's */
 } Outcome;
+
+/* Frees a run that searched for `out`, counting its children left for last there. */
+static void run_end(Run *run, Outcome *out) {
+    out->left_for_last += run->left;
+    run_free(run);
+}
 
 /* `limit` more nodes of `run` at most, counted in `out` (and in the team's count): its code. */
 static int counted_advance(Run *run, int64_t limit, double deadline, Outcome *out) {
@@ -4907,7 +4962,7 @@ static void *helper_main(void *arg) {
             continue;
         }
         if (left <= 0) { /* the next shuffled run */
-            if (run) run_free(run);
+            if (run) run_end(run, &h->out);
             ++seed;
             run = run_new(&h->rules, &h->mem, h->dead, team, &h->root, run_seed(seed), 1, 1);
             if (!run) break;
@@ -4940,7 +4995,7 @@ static void *helper_main(void *arg) {
         h->out.code = code;
         __atomic_store_n(&team->halt, 1, __ATOMIC_RELAXED);
     }
-    if (run) run_free(run);
+    if (run) run_end(run, &h->out);
     closed_release(); /* the thread ends: its closed game's arrays with it */
     return NULL;
 }
@@ -4953,6 +5008,7 @@ static Helper *helper_start(const Rules *r, Table *dead, Team *team, const Work 
     if (!h) return NULL;
     h->mem.limit = limit;
     memset(team, 0, sizeof(Team));
+    team->busy = calloc(2 * BUSY_SLOTS, sizeof(uint64_t)); /* NULL: no order by it */
     team->max_nodes = max_nodes;
     team->dead_mem.limit = limit; /* the shared table's growth meanwhile, as much again */
     team->main_cpu = thread_cpu(); /* called on the main thread's */
@@ -4965,11 +5021,13 @@ static Helper *helper_start(const Rules *r, Table *dead, Team *team, const Work 
     h->deadline = start + seconds;
     h->out.code = GOING_ON;
     if (pthread_mutex_init(&team->lock, NULL)) {
+        free(team->busy);
         free(h);
         return NULL;
     }
     if (pthread_create(thread, NULL, helper_main, h)) {
         pthread_mutex_destroy(&team->lock);
+        free(team->busy);
         free(h);
         return NULL;
     }
@@ -4990,7 +5048,10 @@ static size_t helper_stop(Helper *h, pthread_t thread, Memory *mem, Outcome *out
         release(mem, team->retired[team->n_retired], team->retired_bytes[team->n_retired]);
     }
     pthread_mutex_destroy(&team->lock);
+    free(team->busy);
+    team->busy = NULL;
     out->nodes += h->out.nodes;
+    out->left_for_last += h->out.left_for_last;
     if ((*code == GOING_ON || *code == OUT_OF_MEMORY) &&
         (h->out.code == WON || h->out.code == UNWINNABLE)) {
         *code = h->out.code;
@@ -5042,7 +5103,7 @@ static int shuffled_runs(const Rules *r, Memory *mem, Table *dead, Work *root, i
         if (cap > share) cap = share;
         if (cap > max_nodes - out->nodes) cap = max_nodes - out->nodes;
         code = run_advance(ticket, cap, deadline, out);
-        run_free(ticket);
+        run_end(ticket, out);
         share -= out->nodes - before;
     }
     return code;
@@ -5071,7 +5132,7 @@ static int one_beam(const Rules *r, Memory *mem, const Table *dead, const Work *
     int64_t left = (max_nodes - out->nodes) / BEAM_NODE_COST - *width + 1;
     if (cap > left) cap = left;
     if (cap <= 0) return GOING_ON;
-    Outcome beamed = {GOING_ON, 0, NULL, 0};
+    Outcome beamed = {GOING_ON, 0, NULL, 0, 0};
     int code = beam(r, mem, dead, NULL, root, *width, beam_up(r), beam_reserve(r), cap, deadline,
                     &beamed);
     out->nodes += BEAM_NODE_COST * beamed.nodes;
@@ -5092,7 +5153,7 @@ static int one_opening(const Rules *r, Memory *mem, Table *dead, Work *root, int
     Run *run = run_new(r, mem, dead, NULL, root, run_seed(r->opening), 1, 0);
     if (!run) return OUT_OF_MEMORY;
     int code = run_advance(run, max_nodes - out->nodes, deadline, out);
-    run_free(run);
+    run_end(run, out);
     return code;
 }
 
@@ -5145,6 +5206,7 @@ static void search_until(const Rules *r, Memory *mem, Table *dead, Table *relaxe
     out->nodes = 1;
     out->steps = NULL;
     out->length = 0;
+    out->left_for_last = 0;
     *more_peak = 0;
     settle(r, root, 0);
     if (won(root)) {
@@ -5221,7 +5283,7 @@ static void search_until(const Rules *r, Memory *mem, Table *dead, Table *relaxe
             code = relaxed_advance(relaxed_run, share < left ? share : left, deadline, out);
             if (team) relaxed_cpu += thread_cpu() - began;
             if (code == WON) { /* a win of the relaxed rules proves nothing here */
-                run_free(relaxed_run);
+                run_end(relaxed_run, out);
                 relaxed_run = NULL;
                 code = GOING_ON;
             }
@@ -5235,8 +5297,8 @@ static void search_until(const Rules *r, Memory *mem, Table *dead, Table *relaxe
         }
         allowance *= 2;
     }
-    if (main_run) run_free(main_run);
-    if (relaxed_run) run_free(relaxed_run);
+    if (main_run) run_end(main_run, out);
+    if (relaxed_run) run_end(relaxed_run, out);
     if (helper) *more_peak = helper_stop(helper, thread, mem, out, &code);
     if (helper && shared.dead_mem.over) mem->over = 1;
     out->code = code;
@@ -5266,6 +5328,7 @@ typedef struct {
     int master_size;
     int busy;
     size_t last_peak;
+    int64_t last_left_for_last;
 } Core;
 
 static int parse_state(const Rules *r, PyObject *obj, Work *w, uint8_t *talon_out,
@@ -5695,6 +5758,7 @@ static PyObject *Core_search(Core *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     self->busy = 0;
     self->last_peak = self->memory.peak + helper_peak;
+    self->last_left_for_last = out.left_for_last;
     if (out.code == OUT_OF_MEMORY && self->memory.over)
         out.code = GOING_ON; /* the memory budget ran out: not known, like time or nodes */
     return outcome_result(&out);
@@ -5715,7 +5779,7 @@ static PyObject *Core_beam(Core *self, PyObject *args) {
     settle(&r, &root, 0);
     if (up < 0) up = beam_up(&r);
     if (reserve < 0) reserve = beam_reserve(&r);
-    Outcome out = {GOING_ON, 0, NULL, 0};
+    Outcome out = {GOING_ON, 0, NULL, 0, 0};
     self->busy = 1;
     self->memory.limit = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -5740,6 +5804,11 @@ static PyObject *Core_dead_slots(Core *self, void *closure) {
 static PyObject *Core_peak_bytes(Core *self, void *closure) {
     (void)closure;
     return PyLong_FromSize_t(self->last_peak);
+}
+
+static PyObject *Core_left_for_last(Core *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(self->last_left_for_last);
 }
 
 static PyObject *Core_get_path_children(Core *self, void *closure) {
@@ -5804,6 +5873,16 @@ static int Core_set_opening(Core *self, PyObject *value, void *closure) {
     if (seed == (unsigned long long)-1 && PyErr_Occurred()) return -1;
     self->rules.opening = seed;
     return 0;
+}
+
+static PyObject *Core_get_leave_every(Core *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(self->rules.leave_every);
+}
+
+static int Core_set_leave_every(Core *self, PyObject *value, void *closure) {
+    (void)closure;
+    return set_count(value, 0, "leave_every is a count, 0 or more", &self->rules.leave_every);
 }
 
 static PyObject *Core_get_covered_memo(Core *self, void *closure) {
@@ -5924,6 +6003,9 @@ static PyGetSetDef Core_getset[] = {
     {"known_dead", (getter)Core_known_dead, NULL, "states proved lost so far", NULL},
     {"dead_slots", (getter)Core_dead_slots, NULL, "the slots of the table of those", NULL},
     {"peak_bytes", (getter)Core_peak_bytes, NULL, "the last search's peak memory", NULL},
+    {"left_for_last", (getter)Core_left_for_last, NULL,
+     "children the last search left for last, the other thread being in them (or leave_every)",
+     NULL},
     {"path_children", (getter)Core_get_path_children, (setter)Core_set_path_children,
      "children the depth-first path holds, about, before the frames nearest the root give "
      "theirs up (made again when the search comes back to them: the same search)", NULL},
@@ -5938,6 +6020,9 @@ static PyGetSetDef Core_getset[] = {
     {"opening", (getter)Core_get_opening, (setter)Core_set_opening,
      "0: searches follow the schedule; a seed: each search is that one shuffled run, one "
      "thread (bench/openings.py)", NULL},
+    {"leave_every", (getter)Core_get_leave_every, (setter)Core_set_leave_every,
+     "0: a run leaves for last only the children the other thread is in; n, a test's: every "
+     "n-th fresh child too, as if the other thread were in it", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

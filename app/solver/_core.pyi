@@ -42,9 +42,16 @@ class Core:
     def dead_slots(self) -> int: ...
     @property
     def peak_bytes(self) -> int: ...
+    @property
+    def left_for_last(self) -> int:
+        """Children the last search left for last among their siblings, the other thread
+        being in them (or `leave_every`)."""
     path_children: int
     """Children the depth-first path holds, about, before the frames nearest the root give
     theirs up (made again when the search comes back to them: the same search)."""
+    leave_every: int
+    """0: a run leaves for last only the children the other thread is in (two threads); n, a
+    test's: every n-th fresh child too, as if the other thread were in it."""
     opening: int
     """0: searches follow the schedule; a seed: each search is only the shuffled run of that
     seed (as the schedule's n-th shuffled run), in one thread (bench/openings.py)."""

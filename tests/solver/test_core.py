@@ -9,7 +9,7 @@ from unittest import mock
 
 import pytest
 
-from app.engine import DealCode, Game, Position, Rules
+from app.engine import DealCode, Game, Position, Rules, apply_move
 from app.solver import Budget, Verdict
 from app.solver import search as search_module
 from app.solver._core import Core
@@ -572,6 +572,67 @@ def test_two_threads_give_the_verdicts_of_one(preset: str) -> None:
             again = solver.solve_position(position, Budget(nodes=10, seconds=60, threads=2))
             assert (again.verdict, again.nodes) == (Verdict.UNWINNABLE, 1)
     assert verdicts == {Verdict.WON, Verdict.UNWINNABLE}
+
+
+@pytest.mark.parametrize(("token", "numbers"), [("S3", (0, 7, 9)), ("S1P3", (7, 9))])
+def test_two_threads_leave_what_the_other_searches_for_last(token: str, numbers: tuple) -> None:
+    """Each thread marks the states on its path, and leaves a child the other thread is in
+    for last among its siblings, coming back to it once the others are done (by then it is
+    often proved lost): the verdicts of one thread, won lines that replay, and children so
+    left, on won and lost deals (skill draw 3 deal 7 won, 0 and 9 lost; skill draw 1 with
+    three passes 7 won, 9 lost)."""
+    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
+    budget = Budget(nodes=3_500_000, seconds=120)
+    left = 0
+    for number in numbers:
+        position = Position.deal(DealCode(rules, number=number).deck)
+        one = Solver(Problem.of(position, rules)).solve_position(position, budget)
+        two = Solver(Problem.of(position, rules)).solve_position(
+            position, replace(budget, threads=2)
+        )
+        assert one.decided and two.verdict is one.verdict
+        if two.won:
+            assert replays_to_a_win(position, rules, two.line)
+        problem = Problem.of(position, rules)
+        core = core_of(problem)  # a core of its own, with no proofs yet
+        core.search(problem.state_of(position), budget.nodes, budget.seconds, 2)
+        left += core.left_for_last
+    assert left > 0
+
+
+@pytest.mark.parametrize(
+    ("token", "numbers", "every", "path_children"),
+    [("S3", (0, 7, 9), 3, None), ("S1P3", (7, 9), 2, None), ("C3", (0, 2, 3, 5), 5, 64)],
+)
+def test_children_left_for_last_are_searched_after_their_siblings(
+    token: str, numbers: tuple, every: int, path_children: int | None
+) -> None:
+    """`leave_every` makes one thread leave every n-th fresh child for last, as if the other
+    thread were in it: two threads' order, played out the same way every time. The search
+    comes back to them once their siblings are done (also when the frames nearest the root
+    give their children up, with few `path_children`): the verdicts of the search without,
+    won lines that replay, and no position along its winning line proved lost by what it
+    proved."""
+    rules = DealCode.parse(f"CF1-{token}-AAAAAAA").rules
+    budget = Budget(nodes=3_500_000, seconds=120)
+    for number in numbers:
+        position = Position.deal(DealCode(rules, number=number).deck)
+        plain = Solver(Problem.of(position, rules)).solve_position(position, budget)
+        solver = Solver(Problem.of(position, rules))
+        solver._core.leave_every = every
+        if path_children:
+            solver._core.path_children = path_children
+        leaving = solver.solve_position(position, budget)
+        assert solver._core.left_for_last > 0
+        assert plain.decided and leaving.verdict is plain.verdict
+        if not plain.won:
+            continue
+        assert replays_to_a_win(position, rules, leaving.line)
+        here = position
+        for move in plain.line:
+            again = solver.solve_position(here, Budget(nodes=20, seconds=60))
+            assert again.verdict is not Verdict.UNWINNABLE
+            here = apply_move(here, rules, move)
 
 
 def test_two_threads_keep_to_the_budget() -> None:
