@@ -44,6 +44,7 @@
 #include <Python.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -5840,26 +5841,34 @@ static int set_count(PyObject *value, long long least, const char *message, int6
     return 0;
 }
 
-/* Core.beam_after and Core.beam_first: the one-thread search's first beam, after how many
-   nodes of the runs and how wide (`one_beam`), for tests. */
-static PyObject *Core_get_beam_after(Core *self, void *closure) {
-    (void)closure;
-    return PyLong_FromLongLong(self->rules.beam_after);
+/* A count of the search's Rules that a test sets (Core.beam_after and Core.beam_first: the
+   one-thread search's first beam, after how many nodes of the runs and how wide, `one_beam`;
+   Core.leave_every): its place in Rules, its least value and what a lower one is told. The
+   getset entry's closure names it. */
+typedef struct {
+    size_t offset;
+    long long least;
+    const char *message;
+} CountKnob;
+
+static CountKnob beam_after_knob = {offsetof(Rules, beam_after), 0,
+                                    "beam_after is a count of nodes"};
+static CountKnob beam_first_knob = {offsetof(Rules, beam_first), 1,
+                                    "beam_first is a width above 0"};
+static CountKnob leave_every_knob = {offsetof(Rules, leave_every), 0,
+                                     "leave_every is a count, 0 or more"};
+
+static int64_t *knob_of(Core *self, const CountKnob *knob) {
+    return (int64_t *)((char *)&self->rules + knob->offset);
 }
 
-static int Core_set_beam_after(Core *self, PyObject *value, void *closure) {
-    (void)closure;
-    return set_count(value, 0, "beam_after is a count of nodes", &self->rules.beam_after);
+static PyObject *Core_get_count(Core *self, void *closure) {
+    return PyLong_FromLongLong(*knob_of(self, closure));
 }
 
-static PyObject *Core_get_beam_first(Core *self, void *closure) {
-    (void)closure;
-    return PyLong_FromLongLong(self->rules.beam_first);
-}
-
-static int Core_set_beam_first(Core *self, PyObject *value, void *closure) {
-    (void)closure;
-    return set_count(value, 1, "beam_first is a width above 0", &self->rules.beam_first);
+static int Core_set_count(Core *self, PyObject *value, void *closure) {
+    const CountKnob *knob = closure;
+    return set_count(value, knob->least, knob->message, knob_of(self, knob));
 }
 
 static PyObject *Core_get_opening(Core *self, void *closure) {
@@ -5873,16 +5882,6 @@ static int Core_set_opening(Core *self, PyObject *value, void *closure) {
     if (seed == (unsigned long long)-1 && PyErr_Occurred()) return -1;
     self->rules.opening = seed;
     return 0;
-}
-
-static PyObject *Core_get_leave_every(Core *self, void *closure) {
-    (void)closure;
-    return PyLong_FromLongLong(self->rules.leave_every);
-}
-
-static int Core_set_leave_every(Core *self, PyObject *value, void *closure) {
-    (void)closure;
-    return set_count(value, 0, "leave_every is a count, 0 or more", &self->rules.leave_every);
 }
 
 static PyObject *Core_get_covered_memo(Core *self, void *closure) {
@@ -6009,20 +6008,20 @@ static PyGetSetDef Core_getset[] = {
     {"path_children", (getter)Core_get_path_children, (setter)Core_set_path_children,
      "children the depth-first path holds, about, before the frames nearest the root give "
      "theirs up (made again when the search comes back to them: the same search)", NULL},
-    {"beam_after", (getter)Core_get_beam_after, (setter)Core_set_beam_after,
+    {"beam_after", (getter)Core_get_count, (setter)Core_set_count,
      "the runs' nodes before the one-thread search's first beam (search.Solver.BEAM_AFTER)",
-     NULL},
-    {"beam_first", (getter)Core_get_beam_first, (setter)Core_set_beam_first,
-     "the one-thread search's first beam's width (search.Solver.BEAM_FIRST)", NULL},
+     &beam_after_knob},
+    {"beam_first", (getter)Core_get_count, (setter)Core_set_count,
+     "the one-thread search's first beam's width (search.Solver.BEAM_FIRST)", &beam_first_knob},
     {"covered_memo", (getter)Core_get_covered_memo, (setter)Core_set_covered_memo,
      "whether the reserve test under top-or-all moves remembers its answers (`top_covered`; "
      "the same answers either way)", NULL},
     {"opening", (getter)Core_get_opening, (setter)Core_set_opening,
      "0: searches follow the schedule; a seed: each search is that one shuffled run, one "
      "thread (bench/openings.py)", NULL},
-    {"leave_every", (getter)Core_get_leave_every, (setter)Core_set_leave_every,
+    {"leave_every", (getter)Core_get_count, (setter)Core_set_count,
      "0: a run leaves for last only the children the other thread is in; n, a test's: every "
-     "n-th fresh child too, as if the other thread were in it", NULL},
+     "n-th fresh child too, as if the other thread were in it", &leave_every_knob},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
