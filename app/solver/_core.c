@@ -339,95 +339,6 @@ static void up_from_column(const Rules *r, Work *w, int i) {
     w->found[card / 13]++;
 }
 
-
-#include <stdio.h>
-#include <stdlib.h>
-/* -- experiment: twins in the columns as one (TWINS=1) -- */
-static int twins_on_v = -1;
-static inline int twins_on(const Rules *r) {
-    if (twins_on_v < 0) twins_on_v = getenv("TWINS") != NULL;
-    return twins_on_v && r->mode == MODE_TOP_OR_ALL;
-}
-static inline uint64_t column_bits(const Work *w) {
-    uint64_t b = 0;
-    for (int i = 0; i < 4; i++) for (int k = 0; k < w->len[i]; k++) b |= 1ULL << w->col[i][k];
-    return b;
-}
-static uint64_t tmix(uint64_t x) { x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33; return x; }
-/* Swaps the twins of each pair both in the columns so that the lower suit lies where the
-   twin-blind signature is smaller; the columns changed. */
-static unsigned canon_twins(Work *w) {
-    uint64_t b = column_bits(w);
-    uint64_t lows = 0;
-    for (uint64_t x = b & ((1ULL << 26) - 1); x; x &= x - 1) {
-        int c = __builtin_ctzll(x);
-        if (b >> TWIN[c] & 1) lows |= 1ULL << c;
-    }
-    if (!lows) return 0;
-    uint64_t ch[4];
-    int8_t at_col[52], at_idx[52];
-    for (int i = 0; i < 4; i++) {
-        uint64_t h = 0x9e3779b97f4a7c15ULL;
-        for (int k = 0; k < w->len[i]; k++) {
-            int c = w->col[i][k], t = TWIN[c];
-            int lab = (b >> t & 1) ? (c < t ? c : t) : c;
-            h = tmix(h * 131 + (uint64_t)lab + 1);
-            at_col[c] = (int8_t)i;
-            at_idx[c] = (int8_t)k;
-        }
-        ch[i] = h;
-    }
-    unsigned changed = 0;
-    for (uint64_t x = lows; x; x &= x - 1) {
-        int c = __builtin_ctzll(x), t = TWIN[c];
-        uint64_t sc = tmix(ch[at_col[c]] ^ (uint64_t)at_idx[c] << 56);
-        uint64_t st = tmix(ch[at_col[t]] ^ (uint64_t)at_idx[t] << 56);
-        if (sc > st) {
-            w->col[at_col[c]][at_idx[c]] = (uint8_t)t;
-            w->col[at_col[t]][at_idx[t]] = (uint8_t)c;
-            changed |= 1u << at_col[c] | 1u << at_col[t];
-        }
-    }
-    return changed;
-}
-/* Swaps card c and its twin in the columns. */
-static void swap_twins(Work *w, int c) {
-    int t = TWIN[c];
-    for (int i = 0; i < 4; i++)
-        for (int k = 0; k < w->len[i]; k++) {
-            if (w->col[i][k] == c) w->col[i][k] = (uint8_t)t;
-            else if (w->col[i][k] == t) w->col[i][k] = (uint8_t)c;
-        }
-}
-
-static long orbit_refused, orbit_failed, orbit_checked, endgame_pairs;
-__attribute__((destructor)) static void orbit_report(void) {
-    if (getenv("TWINS")) fprintf(stderr, "ORBIT checked %ld failed %ld refused %ld endgame_pairs %ld\n", orbit_checked, orbit_failed, orbit_refused, endgame_pairs);
-}
-static int orbit_cap = -1;
-/* Whether `test`, true of w, is true of every labelling of its twin pairs in the columns. */
-static int orbit_holds(const Rules *r, const Work *w, int (*test)(const Rules *, const Work *)) {
-    uint64_t b = column_bits(w);
-    int pairs[26], k = 0;
-    for (uint64_t x = b & ((1ULL << 26) - 1); x; x &= x - 1) {
-        int c = __builtin_ctzll(x);
-        if (b >> TWIN[c] & 1) pairs[k++] = c;
-    }
-    if (!k) return 1;
-    static int orbit_on = -1;
-    if (orbit_on < 0) orbit_on = getenv("TWINS_ORBIT") != NULL;
-    if (!orbit_on) return 1;
-    if (orbit_cap < 0) orbit_cap = getenv("TWINS_KCAP") ? atoi(getenv("TWINS_KCAP")) : 4;
-    if (k > orbit_cap) { orbit_refused++; return 0; }
-    orbit_checked++;
-    for (unsigned mask = 1; mask < 1u << k; mask++) {
-        Work v = *w;
-        for (int j = 0; j < k; j++) if (mask >> j & 1) swap_twins(&v, pairs[j]);
-        if (!test(r, &v)) { orbit_failed++; return 0; }
-    }
-    return 1;
-}
-
 /* board.Problem._safe_step: one safe foundation move, in place; 0 if none. */
 static int safe_step(const Rules *r, Work *w) {
     if (r->returns) {
@@ -462,7 +373,6 @@ static int safe_step(const Rules *r, Work *w) {
         int card = w->col[i][n - 1];
         if (!goes_up(r, w, card) || !unused(r, card, w->found)) continue;
         if (r->autocomplete && n == 1 && w->reserve) continue;
-        if (twins_on(r) && column_bits(w) >> TWIN[card] & 1) continue;
         up_from_column(r, w, i);
         return 1;
     }
@@ -2785,11 +2695,7 @@ static int timed_trapped(const Rules *r, const Work *w, uint64_t stays) {
 }
 
 /* board.Problem.reserve_stuck */
-static int reserve_stuck_one(const Rules *r, const Work *w);
 static int reserve_stuck(const Rules *r, const Work *w) {
-    return reserve_stuck_one(r, w) && (!twins_on(r) || orbit_holds(r, w, reserve_stuck_one));
-}
-static int reserve_stuck_one(const Rules *r, const Work *w) {
     int n = w->reserve;
     if (!n || r->mode == MODE_ANY_RUN || r->returns) return 0;
     for (int i = 0; i < 4; i++)
@@ -3541,19 +3447,12 @@ static void emit(Emit *e, Work *child, int priority, int draws, int card, int ta
     if (e->n >= MAX_CHILDREN) return; /* cannot happen: at most a few dozen steps */
     if (e->covering >= 0 && target != e->covering) return; /* board.Problem._covering */
     settle(e->r, child, 1);
-    unsigned canon_changed = twins_on(e->r) ? canon_twins(child) : 0;
     /* With whole-column moves, a move to a foundation only takes cards out (and an emptied
        column's reserve card is alone): it cannot make a deadlock the parent had not. */
-    unsigned same = columns_kept(child, e->known) & ~canon_changed;
+    unsigned same = columns_kept(child, e->known);
     Fp h[4];
     column_hashes(child, same, e->known, h);
-    if (twins_on(e->r) && !child->talon && !child->reserve && column_bits(child)) {
-        uint64_t b = column_bits(child);
-        for (uint64_t x = b & ((1ULL << 26) - 1); x; x &= x - 1)
-            if (b >> TWIN[__builtin_ctzll(x)] & 1) { endgame_pairs++; break; }
-    }
-    if (!(target == FOUNDATION && e->parent_clear) && lost_kept(e->r, child, same, e->known, h) &&
-        (!twins_on(e->r) || orbit_holds(e->r, child, lost)))
+    if (!(target == FOUNDATION && e->parent_clear) && lost_kept(e->r, child, same, e->known, h))
         return;
     uint64_t a = h[0].a + h[1].a + h[2].a + h[3].a, b = h[0].b + h[1].b + h[2].b + h[3].b;
     uint64_t position = pointer_class(e->r, child);
@@ -3684,9 +3583,6 @@ static void run_move(Emit *e, const Work *w, int i, int s, int j) {
 
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead,
                               int32_t *scores, int up, int reserve);
-static int parent_lost(const Rules *r, const Work *w) {
-    return columns_cannot_hold(r, w) || closed_game_lost(r, w) || ends_game_lost(r, w);
-}
 
 /* board.Problem.successors: every step, settled, with lost results left out; none if
    `reserve_stuck`. With `dead`, the children it may prove `dominated` are marked
@@ -3699,7 +3595,7 @@ static int successors(const Rules *r, const Work *w, Child *out, const Table *de
    `beam_score` (`up` and `reserve` its weights) in them too. */
 static int successors_of_free(const Rules *r, const Work *w, Child *out, const Table *dead,
                               int32_t *scores, int up, int reserve) {
-    if (parent_lost(r, w) && (!twins_on(r) || orbit_holds(r, w, parent_lost))) return 0;
+    if (columns_cannot_hold(r, w) || closed_game_lost(r, w) || ends_game_lost(r, w)) return 0;
     KnownColumns known; /* its arrays made when first asked (the masks) */
     known.parent = w;
     known.hashed = known.rising_known = known.needs_known = 0;
@@ -3817,12 +3713,6 @@ static int successors_of_free(const Rules *r, const Work *w, Child *out, const T
             child = *w;
             up_from_column(r, &child, i);
             emit(&e, &child, TO_FOUNDATION, 0, top, FOUNDATION);
-        } else if (top >= 0 && twins_on(r) && column_bits(w) >> TWIN[top] & 1 &&
-                   goes_up(r, w, TWIN[top])) {
-            child = *w;
-            swap_twins(&child, top);
-            up_from_column(r, &child, i);
-            emit(&e, &child, TO_FOUNDATION, 0, TWIN[top], FOUNDATION);
         }
     }
 
@@ -4535,49 +4425,8 @@ static int regrow(Run *run) {
 
 /* search._Run._enter: index the state and push its ordered children (`ordered_children`);
    0 when out of memory. `free`: the caller found its reserve not stuck. */
-/* -- instrumentation (experiment) -- */
-#include <stdio.h>
-#define ISET (1u << 26)
-static uint64_t *iset[4];
-static size_t icount[4];
-static uint64_t imix(uint64_t x) { x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33; return x; }
-static void iadd(int k, uint64_t h) {
-    if (!iset[k]) iset[k] = calloc(ISET, 8);
-    h |= 1;
-    size_t i = h & (ISET - 1);
-    while (iset[k][i]) { if (iset[k][i] == h) return; i = (i + 1) & (ISET - 1); }
-    iset[k][i] = h; icount[k]++;
-}
-static void instr_state(const Work *w, Fp key, int32_t value) {
-    static int on = -1;
-    if (on < 0) on = getenv("INSTR") != NULL;
-    if (!on) return;
-    uint64_t colbits = 0;
-    for (int i = 0; i < 4; i++) for (int k = 0; k < w->len[i]; k++) colbits |= 1ULL << w->col[i][k];
-    uint64_t rest = imix(w->cards ^ imix((uint64_t)w->reserve << 8 | w->pass << 16));
-    uint64_t sp = 0, st = 0;
-    for (int i = 0; i < 4; i++) {
-        uint64_t hp = 0x1234567, ht = 0x7654321;
-        for (int k = 0; k < w->len[i]; k++) {
-            int c = w->col[i][k], t = TWIN[c];
-            int lab = (colbits >> t & 1) ? (c < t ? c : t) : c;
-            hp = imix(hp * 131 + c + 1);
-            ht = imix(ht * 131 + lab + 1);
-        }
-        sp += hp; st += ht;
-    }
-    iadd(0, imix(key.a ^ imix((uint64_t)value)));           /* full */
-    iadd(1, imix(sp ^ rest));                               /* no pointer */
-    iadd(2, imix(st ^ rest ^ imix(w->pointer + 7)));        /* twins merged, with pointer */
-    iadd(3, imix(st ^ rest));                               /* twins merged, no pointer */
-}
-__attribute__((destructor)) static void instr_report(void) {
-    if (getenv("INSTR")) fprintf(stderr, "INSTR full %zu nopointer %zu twins %zu twins_nopointer %zu\n", icount[0], icount[1], icount[2], icount[3]);
-}
-
 static int enter(Run *run, const Work *w, Fp key, int32_t value, int draws, int card,
                  int target, int free) {
-    instr_state(w, key, value);
     size_t index = run->n;
     RESERVE(run->mem, run->nodes, run->cap, index + 1, return 0);
     RESERVE(run->mem, run->component, run->component_cap, run->components + 1, return 0);
