@@ -1,6 +1,7 @@
 """The page in Polish, Hebrew and Russian (SPEC §11), in Chromium: the §9 game played at
 phone size with the live summary read after each move, the switch, right to left, and
-screenshots of every language at phone and desktop size (screenshots/lang-*.png)."""
+screenshots of every language at phone size (upright and sideways) and desktop size
+(screenshots/lang-*.png)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,16 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from app.engine import DealCode, Game
 from tests.shared import SEED_CODE, seed_summaries
 
-from .board_helpers import DESKTOP, PHONE, card, in_pile, open_deal, touch_drag, wait_version
+from .board_helpers import (
+    DESKTOP,
+    PHONE,
+    SIDEWAYS,
+    card,
+    in_pile,
+    open_deal,
+    touch_drag,
+    wait_version,
+)
 
 Shot = Callable[[Page, str], None]
 LANGUAGES = ("en", "pl", "he", "ru")
@@ -30,7 +40,7 @@ def contexts(browser: Browser, base_url: str) -> Iterator[Callable[..., BrowserC
     made: list[BrowserContext] = []
 
     def make(size: dict[str, int], **options: object) -> BrowserContext:
-        phone = size is PHONE
+        phone = size is not DESKTOP
         context = browser.new_context(
             base_url=base_url,
             viewport=size,
@@ -73,8 +83,15 @@ def play_the_seed_game_by_touch(page: Page, summaries: list[str]) -> None:
 
 
 def nothing_overflows(page: Page, width: int) -> None:
-    """No text sticks out sideways, and the header's controls do not overlap each other."""
+    """No text sticks out sideways, the names in empty piles fit them, and the header's
+    controls do not overlap each other."""
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    names = page.locator(".slot.named")
+    assert names.count() > 0
+    for name in names.all():
+        assert name.evaluate(
+            "e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight"
+        ), name.text_content()
     boxes = page.evaluate(
         """() => [...document.querySelectorAll('.bar button, .bar .stat, .bar h1')]
             .filter(e => e.checkVisibility() && e.getBoundingClientRect().width > 2
@@ -155,7 +172,7 @@ def test_the_seed_game_in_hebrew_on_a_phone_right_to_left(
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("size", [PHONE, SIDEWAYS, DESKTOP], ids=["phone", "sideways", "desktop"])
 def test_every_language_at_phone_and_desktop_size(
     contexts: Callable[..., BrowserContext], shot: Shot, language: str, size: dict[str, int]
 ) -> None:
@@ -167,5 +184,6 @@ def test_every_language_at_phone_and_desktop_size(
     # A refusal in the page's language (the htmx request carries no ?lang= of its own).
     card(page, "6C").click()
     expect(page.locator("#message")).to_have_text(REFUSALS[language])
-    shot(page, f"lang-{language}-{'phone' if size is PHONE else 'desktop'}")
+    name = "phone" if size is PHONE else "sideways" if size is SIDEWAYS else "desktop"
+    shot(page, f"lang-{language}-{name}")
     nothing_overflows(page, size["width"])

@@ -14,12 +14,19 @@ from tests.shared import SEED_CODE
 from .board_helpers import (
     DESKTOP,
     PHONE,
+    PILES,
+    SIDEWAYS,
+    SIDEWAYS_SMALL,
     SIZES,
     assert_piles_apart,
     box_of,
+    card,
     full_column_deck,
     full_column_moves,
+    in_pile,
     open_deal,
+    overlap,
+    wait_version,
 )
 
 Shot = Callable[[Page, str], None]
@@ -98,27 +105,47 @@ def _column_game(page: Page, moves: list[str]) -> str:
     return gid
 
 
+def strip_box(strip: dict[str, float]) -> dict[str, float]:
+    """The box of a card's strip (CARD_STRIPS)."""
+    return {
+        "x": strip["left"], "y": strip["top"],
+        "width": strip["right"] - strip["left"], "height": strip["bottom"] - strip["top"],
+    }  # fmt: skip
+
+
+# Sideways a phone's columns are short: a column of more cards than this may make the page
+# scroll (its strips stay readable); one of this many fits the screen.
+SIDEWAYS_FITS = 20
+
+
 def _check_column_fits(page: Page, size: dict[str, int], length: int) -> None:
     """Column 1 holds `length` cards, all inside the screen, above the phone's bar of
-    actions and the summary, within its own pile's width, each corner readable whole."""
+    actions and the summary, within its own pile's width, each corner readable whole; a
+    phone held sideways may scroll for a column longer than SIDEWAYS_FITS."""
     expect(page.locator("#pile-t1 .card")).to_have_count(length)
     strips = page.evaluate(CARD_STRIPS)
-    limit = float(size["height"])
+    sideways = size["width"] > size["height"] and size["height"] <= 560
+    scrolls = sideways and length > SIDEWAYS_FITS
+    height = page.evaluate("document.documentElement.scrollHeight")
+    limit = float(height if scrolls else size["height"])
     for below in (".actions", "#summary"):
         box = page.locator(below).bounding_box()
-        if box and box["height"] > 2 and box["y"] > size["height"] / 2:
+        across = box and box["width"] > size["width"] / 2  # not the rail of a phone sideways
+        if box and across and box["height"] > 2 and box["y"] > size["height"] / 2:
             limit = min(limit, box["y"])
+    rail = box_of(page.locator(".bar"))
     pile = box_of(page.locator("#pile-t1"))
     for strip in strips:
         where = (length, strip["card"], size)
         assert strip["top"] >= 0 and strip["bottom"] <= limit + 0.5, where
         assert pile["x"] - 0.5 <= strip["left"], where
         assert strip["right"] <= pile["x"] + pile["width"] + 0.5, where
+        assert not overlap(strip_box(strip), rail), where  # nor under the header
         assert strip["font"] >= 11, where  # a rank and suit of 11 px or more
         assert strip["shown"] >= strip["font"] - 0.5, where  # the corner is not cut
         assert strip["needs"] <= strip["right"] - strip["left"] + 0.5, where  # nor clipped
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
-    assert page.evaluate("document.documentElement.scrollHeight") <= size["height"]
+    assert scrolls or height <= size["height"]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{s['width']}x{s['height']}" for s in SIZES])
@@ -132,7 +159,7 @@ def test_a_full_column_of_52_cards_fits_every_screen(
         page.goto(f"/games/{gid}")
         _check_column_fits(page, size, 52)
         shot(page, f"{size['width']}x{size['height']}-13-full-column")
-        if size["width"] >= 700:
+        if size["width"] >= 700 and size["height"] > 560:
             # The long position in words keeps to two lines until the player opens it.
             summary = page.locator("#summary")
             closed = box_of(summary)["height"]
@@ -144,17 +171,19 @@ def test_a_full_column_of_52_cards_fits_every_screen(
         context.close()
 
 
+@pytest.mark.parametrize("size", [PHONE, SIDEWAYS_SMALL], ids=["phone", "sideways"])
 def test_a_column_stays_readable_at_every_length_as_it_grows(
-    browser: Browser, base_url: str, shot: Shot
+    browser: Browser, base_url: str, shot: Shot, size: dict[str, int]
 ) -> None:
-    """On the smallest phone, at each length where the layout changes (and between)."""
-    context = browser.new_context(base_url=base_url, viewport=PHONE, reduced_motion="reduce")
+    """On the smallest phones, upright and sideways, at each length where the layout
+    changes (and between)."""
+    context = browser.new_context(base_url=base_url, viewport=size, reduced_motion="reduce")
     try:
         page = context.new_page()
         moves = full_column_moves()
         gid = _column_game(page, [])
         played = 0
-        for length in (6, 12, 13, 18, 26, 32, 33, 40, 47, 52):
+        for length in (6, 7, 8, 12, 13, 18, 20, 21, 26, 32, 33, 40, 47, 52):
             # Column 1 holds 1 card, then one more per reserve/foundation/column move (17
             # of them), then one per two stock moves (draw, play).
             wanted = length - 1 if length <= 18 else 17 + 2 * (length - 18)
@@ -163,8 +192,77 @@ def test_a_column_stays_readable_at_every_length_as_it_grows(
                 assert response.status == 200, response.text()
             played = wanted
             page.goto(f"/games/{gid}")
-            _check_column_fits(page, PHONE, length)
-            if length in (12, 13, 33):
-                shot(page, f"phone-14-column-of-{length}")
+            _check_column_fits(page, size, length)
+            if length in (8, 12, 13, 21, 33):
+                shot(page, f"{'phone' if size is PHONE else 'sideways'}-14-column-of-{length}")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "he"])
+@pytest.mark.parametrize("size", [SIDEWAYS, SIDEWAYS_SMALL], ids=["740x360", "568x320"])
+def test_a_phone_held_sideways_has_the_board_beside_a_rail(
+    browser: Browser, base_url: str, shot: Shot, size: dict[str, int], language: str
+) -> None:
+    """Sideways, the header is a rail along the inline end (the right, or the left in
+    Hebrew) and the board has the whole height beside it: nothing scrolls, nothing lies
+    under the rail, the counts show, the menu opens beside it, and a tap plays."""
+    context = browser.new_context(
+        base_url=base_url, viewport=size, has_touch=True, is_mobile=True, reduced_motion="reduce"
+    )
+    try:
+        page = context.new_page()
+        open_deal(page, SEED_CODE)
+        page.goto(f"{page.url}?lang={language}")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        rail = box_of(page.locator(".bar"))
+        assert rail["y"] <= 0.5 and rail["height"] >= size["height"] - 0.5
+        if language == "he":
+            assert rail["x"] <= 0.5
+        else:
+            assert rail["x"] + rail["width"] >= size["width"] - 0.5
+        assert_piles_apart(page, size["width"])
+        for pile in PILES:
+            assert not overlap(box_of(page.locator(f"#{pile}")), rail), pile
+        for button in page.locator(".bar button").all():
+            if button.is_visible():
+                box = box_of(button)
+                assert rail["x"] - 0.5 <= box["x"]
+                assert box["x"] + box["width"] <= rail["x"] + rail["width"] + 0.5
+                assert box["y"] >= -0.5 and box["y"] + box["height"] <= size["height"] + 0.5
+        for name in ("#undo", "#hint", "#share", "#new", "#menu-button", "#guide-button"):
+            expect(page.locator(name)).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollHeight") <= size["height"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        # The stock's and the reserve's counts show whole, the name with them where it fits.
+        for pile, count in (("stock", "34"), ("reserve", "13")):
+            caption = page.locator(f"#pile-{pile} .caption")
+            expect(caption.locator(".count")).to_have_text(count)
+            expect(caption.locator(".count")).to_be_visible()
+            assert caption.evaluate("e => e.scrollWidth <= e.clientWidth"), pile
+        # No room for the rules at a glance (the ? has them); "Still winnable?" has its own.
+        expect(page.locator(".glance")).to_be_hidden()
+        switch = box_of(page.locator(".assist"))
+        for pile in PILES:
+            assert not overlap(box_of(page.locator(f"#{pile}")), switch), pile
+        shot(page, f"sideways-{size['width']}x{size['height']}-{language}")
+        # The menu opens beside the rail and keeps to the screen (it scrolls within).
+        page.locator("#menu-button").click()
+        menu = page.locator("#menu")
+        expect(menu).to_be_visible()
+        box = box_of(menu)
+        assert not overlap(box, rail)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5
+        page.keyboard.press("Escape")
+        expect(menu).to_be_hidden()
+        # A tap plays (SPEC §9's first move).
+        card(page, "QC").tap()
+        wait_version(page, 1)
+        expect(in_pile(page, "t2", "QC")).to_be_visible()
+        # The pages beside the board have no rail: their sheet stays in the middle.
+        page.goto("/stats")
+        sheet = box_of(page.locator(".sheet"))
+        assert abs(sheet["x"] - (size["width"] - sheet["x"] - sheet["width"])) <= 1
     finally:
         context.close()
