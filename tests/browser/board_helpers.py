@@ -11,6 +11,8 @@ from app.solver import STILL_WINNABLE_BUDGET
 
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
+# A laptop's browser window (a 1366x768 screen less the browser's bars).
+LAPTOP = {"width": 1366, "height": 640}
 # Phones held sideways: Android's common 740 x 360 and the smallest iPhone's 568 x 320.
 SIDEWAYS = {"width": 740, "height": 360}
 SIDEWAYS_SMALL = {"width": 568, "height": 320}
@@ -18,10 +20,11 @@ PILES = [
     "pile-stock", "pile-waste", "pile-reserve", "pile-fC", "pile-fD", "pile-fH", "pile-fS",
     "pile-t1", "pile-t2", "pile-t3", "pile-t4",
 ]  # fmt: skip
-# The sizes the board must fit: two phones upright and two sideways, a tablet, a laptop.
+# The sizes the board must fit: two phones upright and two sideways, a tablet, a laptop's
+# short window and a desktop.
 SIZES = [
     PHONE, {"width": 390, "height": 844}, SIDEWAYS, SIDEWAYS_SMALL,
-    {"width": 768, "height": 1024}, DESKTOP,
+    {"width": 768, "height": 1024}, LAPTOP, DESKTOP,
 ]  # fmt: skip
 # How long (ms) the page may wait for the computer player's answer (a hint, a "still
 # winnable?" verdict): the search runs in a solver worker that the server's first search

@@ -13,6 +13,7 @@ from tests.shared import SEED_CODE
 
 from .board_helpers import (
     DESKTOP,
+    LAPTOP,
     PHONE,
     PILES,
     SIDEWAYS,
@@ -264,5 +265,32 @@ def test_a_phone_held_sideways_has_the_board_beside_a_rail(
         page.goto("/stats")
         sheet = box_of(page.locator(".sheet"))
         assert abs(sheet["x"] - (size["width"] - sheet["x"] - sheet["width"])) <= 1
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize(
+    "size", [LAPTOP, {"width": 1024, "height": 600}], ids=["1366x640", "1024x600"]
+)
+def test_a_short_window_holds_the_board_without_scrolling(
+    browser: Browser, base_url: str, shot: Shot, size: dict[str, int], language: str
+) -> None:
+    """A laptop's browser window (the header in two rows there): the board, the rules at
+    a glance (scrolling within their room when the language is long) and the footer fit."""
+    context = browser.new_context(base_url=base_url, viewport=size, reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        open_deal(page, SEED_CODE)
+        page.goto(f"{page.url}?lang={language}")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator(".glance")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollHeight") <= size["height"]
+        # The rules end with the columns' row, not over the footer (Russian's ran 28 px on).
+        tableau = box_of(page.locator(".tableau"))
+        glance = box_of(page.locator(".glance"))
+        assert glance["y"] + glance["height"] <= tableau["y"] + tableau["height"] + 0.5
+        assert_piles_apart(page, size["width"])
+        shot(page, f"short-{size['width']}x{size['height']}-{language}")
     finally:
         context.close()
