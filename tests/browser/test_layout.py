@@ -1,6 +1,7 @@
-"""The board's layout on a phone and a desktop: nothing overlaps or overflows, a column of
-any length (up to all 52 cards) fits every screen with each corner readable, and the page
-keeps to its CSP (no inline script or style)."""
+"""The board's layout on phones (upright and sideways), a laptop's short window and a
+desktop: nothing overlaps or overflows, a column of any length (up to all 52 cards) fits
+every screen with each corner readable (sideways the page may scroll past 20 cards), and
+the page keeps to its CSP (no inline script or style)."""
 
 from __future__ import annotations
 
