@@ -34,6 +34,19 @@ SIZES = [
 COMPUTER_WAIT = int((STILL_WINNABLE_BUDGET.seconds + 20) * 1000)
 
 
+def is_sideways(size: dict[str, int]) -> bool:
+    """Whether the board is laid out for a phone held sideways at `size` (board.css: a
+    landscape screen at most 560 px high and at least 560 wide)."""
+    return size["width"] > size["height"] and size["height"] <= 560 <= size["width"]
+
+
+def size_name(size: dict[str, int]) -> str:
+    """The layout `size` gets, as the screenshots name it: phone, sideways or desktop."""
+    if is_sideways(size):
+        return "sideways"
+    return "phone" if size["width"] < 700 else "desktop"
+
+
 def open_deal(page: Page, code: str) -> str:
     """Start a new game of `code` through the share link; returns the game id. During a
     game in progress the link asks first (SPEC §10): the player agrees."""

@@ -13,7 +13,15 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.shared import SEED_CODE
 
-from .board_helpers import DESKTOP, PHONE, SIDEWAYS, near_won_game, open_deal, wait_version
+from .board_helpers import (
+    DESKTOP,
+    PHONE,
+    SIDEWAYS,
+    near_won_game,
+    open_deal,
+    size_name,
+    wait_version,
+)
 
 Shot = Callable[[Page, str], None]
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -129,9 +137,7 @@ def test_the_win_box_passes_axe(audited: Page, shot: Shot) -> None:
     expect(win).to_be_visible()
     expect(win).to_contain_text("You won!")
     assert _audit(page) == []
-    size = page.viewport_size or DESKTOP
-    name = "sideways" if size["height"] <= 560 else "phone" if size["width"] < 700 else "desktop"
-    shot(page, f"{name}-17-won-audited")
+    shot(page, f"{size_name(page.viewport_size or DESKTOP)}-17-won-audited")
 
 
 def test_focus_moves_through_the_board_in_reading_order(audited: Page) -> None:

@@ -12,12 +12,14 @@ from playwright.sync_api import Page, expect
 from tests.shared import SEED_CODE
 
 from .board_helpers import (
+    DESKTOP,
     assert_piles_apart,
     box_of,
     card,
     in_pile,
     mouse_drag,
     open_deal,
+    size_name,
     wait_version,
 )
 
@@ -77,8 +79,7 @@ def test_the_board_mirrors_right_to_left(sized: Page, direction: str, shot: Shot
     labels = page.locator(".row-label")
     up, down = box_of(labels.locator(".up")), box_of(labels.locator(".down"))
     assert (up["x"] > down["x"]) is rtl
-    name = "phone" if width < 700 else "desktop"
-    shot(page, f"{name}-18-direction-{direction}")
+    shot(page, f"{size_name(page.viewport_size or DESKTOP)}-18-direction-{direction}")
 
 
 def test_in_right_to_left_columns_fan_down_and_drag_and_arrows_follow_the_eye(

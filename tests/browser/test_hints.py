@@ -26,6 +26,7 @@ from .board_helpers import (
     card,
     open_new_game,
     overlap,
+    size_name,
     wait_version,
 )
 
@@ -187,14 +188,13 @@ def test_the_hint_button_and_switch_fit_the_layout(
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         assert page.evaluate("document.documentElement.scrollHeight") <= height
         assert errors == []
-        name = "phone" if size is PHONE else "desktop"
         rules = "skill" if "S3P3" in code else "app"
-        shot(page, f"{name}-11-hint-{rules}")
+        shot(page, f"{size_name(size)}-11-hint-{rules}")
         page.locator("#new").click()
         expect(page.locator("#new-game")).to_be_visible()
         dialog = box_of(page.locator("#new-game"))
         assert dialog["y"] >= 0 and dialog["y"] + dialog["height"] <= height
-        shot(page, f"{name}-12-new-game-{rules}")
+        shot(page, f"{size_name(size)}-12-new-game-{rules}")
     finally:
         context.close()
 

@@ -20,6 +20,7 @@ from .board_helpers import (
     card,
     in_pile,
     open_deal,
+    size_name,
     touch_drag,
     wait_version,
 )
@@ -184,6 +185,5 @@ def test_every_language_at_phone_and_desktop_size(
     # A refusal in the page's language (the htmx request carries no ?lang= of its own).
     card(page, "6C").click()
     expect(page.locator("#message")).to_have_text(REFUSALS[language])
-    name = "phone" if size is PHONE else "sideways" if size is SIDEWAYS else "desktop"
-    shot(page, f"lang-{language}-{name}")
+    shot(page, f"lang-{language}-{size_name(size)}")
     nothing_overflows(page, size["width"])

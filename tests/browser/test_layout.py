@@ -26,8 +26,10 @@ from .board_helpers import (
     full_column_deck,
     full_column_moves,
     in_pile,
+    is_sideways,
     open_deal,
     overlap,
+    size_name,
     wait_version,
 )
 
@@ -65,7 +67,7 @@ def test_piles_do_not_overlap_and_nothing_overflows(
         assert errors == []  # no CSP refusals, no script errors
         # The server offers hints (game.hints_available): the Hint button is there.
         expect(page.locator("#hint")).to_be_visible()
-        shot(page, f"{'phone' if size is PHONE else 'desktop'}-9-layout")
+        shot(page, f"{size_name(size)}-9-layout")
     finally:
         context.close()
 
@@ -126,8 +128,7 @@ def _check_column_fits(page: Page, size: dict[str, int], length: int) -> None:
     phone held sideways may scroll for a column longer than SIDEWAYS_FITS."""
     expect(page.locator("#pile-t1 .card")).to_have_count(length)
     strips = page.evaluate(CARD_STRIPS)
-    sideways = size["width"] > size["height"] and size["height"] <= 560
-    scrolls = sideways and length > SIDEWAYS_FITS
+    scrolls = is_sideways(size) and length > SIDEWAYS_FITS
     height = page.evaluate("document.documentElement.scrollHeight")
     limit = float(height if scrolls else size["height"])
     for below in (".actions", "#summary"):
@@ -196,7 +197,7 @@ def test_a_column_stays_readable_at_every_length_as_it_grows(
             page.goto(f"/games/{gid}")
             _check_column_fits(page, size, length)
             if length in (8, 12, 13, 21, 33):
-                shot(page, f"{'phone' if size is PHONE else 'sideways'}-14-column-of-{length}")
+                shot(page, f"{size_name(size)}-14-column-of-{length}")
     finally:
         context.close()
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from app.engine import DealCode, Rules
 
-from .board_helpers import DESKTOP, PHONE, card, near_won_deck, wait_version
+from .board_helpers import DESKTOP, PHONE, card, near_won_deck, size_name, wait_version
 
 Shot = Callable[[Page, str], None]
 
@@ -24,7 +24,7 @@ def newcomer(request: pytest.FixtureRequest, browser: Browser, base_url: str) ->
     """A first visit: a browser with no cookie yet, at phone and at desktop size."""
     context = browser.new_context(base_url=base_url, viewport=request.param)
     page = context.new_page()
-    page.size = "phone" if request.param == PHONE else "desktop"  # type: ignore[attr-defined]
+    page.size = size_name(request.param)  # type: ignore[attr-defined]
     yield page
     context.close()
 
